@@ -1,0 +1,235 @@
+/// An application registered with Warden (SPEC §4): the Management API `/api/v2/clients` object.
+///
+/// Secrets are not part of this value: the hash lives only in storage (``ClientRecord``).
+public struct Client: Codable, Sendable, Equatable {
+    public var clientID: String
+    public var name: String
+    public var description: String?
+    public var appType: String?
+    public var isFirstParty: Bool
+    public var grantTypes: [String]
+    public var callbacks: [String]
+    public var allowedLogoutURLs: [String]
+    public var allowedOrigins: [String]
+    public var webOrigins: [String]
+    public var initiateLoginURI: String?
+    /// `none`, `client_secret_post`, `client_secret_basic`; `nil` when `private_key_jwt` is configured.
+    public var tokenEndpointAuthMethod: String?
+    public var clientAuthenticationMethods: ClientAuthenticationMethods?
+    public var jwtConfiguration: JWTConfiguration
+    public var refreshToken: RefreshTokenConfiguration
+    public var sessionTransfer: SessionTransferConfiguration?
+    public var backchannelTokenDeliveryMode: String?
+    public var backchannelClientNotificationEndpoint: String?
+    public var clientMetadata: [String: String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case clientID = "client_id"
+        case name, description
+        case appType = "app_type"
+        case isFirstParty = "is_first_party"
+        case grantTypes = "grant_types"
+        case callbacks
+        case allowedLogoutURLs = "allowed_logout_urls"
+        case allowedOrigins = "allowed_origins"
+        case webOrigins = "web_origins"
+        case initiateLoginURI = "initiate_login_uri"
+        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case clientAuthenticationMethods = "client_authentication_methods"
+        case jwtConfiguration = "jwt_configuration"
+        case refreshToken = "refresh_token"
+        case sessionTransfer = "session_transfer"
+        case backchannelTokenDeliveryMode = "backchannel_token_delivery_mode"
+        case backchannelClientNotificationEndpoint = "backchannel_client_notification_endpoint"
+        case clientMetadata = "client_metadata"
+    }
+
+    /// The JSON property names a Management API body may carry.
+    public static let propertyNames: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
+
+    public init(clientID: String, name: String) {
+        self.clientID = clientID
+        self.name = name
+        self.isFirstParty = true
+        self.grantTypes = []
+        self.callbacks = []
+        self.allowedLogoutURLs = []
+        self.allowedOrigins = []
+        self.webOrigins = []
+        self.tokenEndpointAuthMethod = "client_secret_post"
+        self.jwtConfiguration = JWTConfiguration()
+        self.refreshToken = RefreshTokenConfiguration()
+        self.clientMetadata = [:]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try c.decode(String.self, forKey: .clientID)
+        name = try c.decode(String.self, forKey: .name)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        appType = try c.decodeIfPresent(String.self, forKey: .appType)
+        isFirstParty = try c.decodeIfPresent(Bool.self, forKey: .isFirstParty) ?? true
+        grantTypes = try c.decodeIfPresent([String].self, forKey: .grantTypes) ?? []
+        callbacks = try c.decodeIfPresent([String].self, forKey: .callbacks) ?? []
+        allowedLogoutURLs = try c.decodeIfPresent([String].self, forKey: .allowedLogoutURLs) ?? []
+        allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
+        webOrigins = try c.decodeIfPresent([String].self, forKey: .webOrigins) ?? []
+        initiateLoginURI = try c.decodeIfPresent(String.self, forKey: .initiateLoginURI)
+        tokenEndpointAuthMethod = try c.decodeIfPresent(String.self, forKey: .tokenEndpointAuthMethod)
+        clientAuthenticationMethods = try c.decodeIfPresent(
+            ClientAuthenticationMethods.self, forKey: .clientAuthenticationMethods)
+        jwtConfiguration = try c.decodeIfPresent(JWTConfiguration.self, forKey: .jwtConfiguration) ?? .init()
+        refreshToken = try c.decodeIfPresent(RefreshTokenConfiguration.self, forKey: .refreshToken) ?? .init()
+        sessionTransfer = try c.decodeIfPresent(SessionTransferConfiguration.self, forKey: .sessionTransfer)
+        backchannelTokenDeliveryMode = try c.decodeIfPresent(String.self, forKey: .backchannelTokenDeliveryMode)
+        backchannelClientNotificationEndpoint = try c.decodeIfPresent(
+            String.self, forKey: .backchannelClientNotificationEndpoint)
+        clientMetadata = try c.decodeIfPresent([String: String].self, forKey: .clientMetadata) ?? [:]
+    }
+
+    /// Whether the client authenticates without a secret (public native/SPA clients).
+    public var isPublic: Bool {
+        tokenEndpointAuthMethod == "none" && clientAuthenticationMethods?.privateKeyJWT == nil
+    }
+
+    /// Whether this client may use `grant` (SPEC §4: `unauthorized_client` otherwise).
+    public func allows(_ grant: GrantType) -> Bool {
+        grantTypes.contains(grant.rawValue)
+    }
+}
+
+/// `jwt_configuration`: how ID tokens for this client are signed.
+public struct JWTConfiguration: Codable, Sendable, Equatable {
+    public var alg: SigningAlgorithm
+    public var lifetimeInSeconds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case alg
+        case lifetimeInSeconds = "lifetime_in_seconds"
+    }
+
+    public init(alg: SigningAlgorithm = .rs256, lifetimeInSeconds: Int = 36000) {
+        self.alg = alg
+        self.lifetimeInSeconds = lifetimeInSeconds
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        alg = try c.decodeIfPresent(SigningAlgorithm.self, forKey: .alg) ?? .rs256
+        lifetimeInSeconds = try c.decodeIfPresent(Int.self, forKey: .lifetimeInSeconds) ?? 36000
+    }
+}
+
+/// `refresh_token` settings of a client (SPEC §3).
+public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
+    public var rotationType: String
+    public var expirationType: String
+    public var tokenLifetime: Int
+    public var leeway: Int
+
+    enum CodingKeys: String, CodingKey {
+        case rotationType = "rotation_type"
+        case expirationType = "expiration_type"
+        case tokenLifetime = "token_lifetime"
+        case leeway
+    }
+
+    public init(
+        rotationType: String = "non-rotating", expirationType: String = "non-expiring",
+        tokenLifetime: Int = 2_592_000, leeway: Int = 0
+    ) {
+        self.rotationType = rotationType
+        self.expirationType = expirationType
+        self.tokenLifetime = tokenLifetime
+        self.leeway = leeway
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rotationType = try c.decodeIfPresent(String.self, forKey: .rotationType) ?? "non-rotating"
+        expirationType = try c.decodeIfPresent(String.self, forKey: .expirationType) ?? "non-expiring"
+        tokenLifetime = try c.decodeIfPresent(Int.self, forKey: .tokenLifetime) ?? 2_592_000
+        leeway = try c.decodeIfPresent(Int.self, forKey: .leeway) ?? 0
+    }
+}
+
+/// `session_transfer` settings (SPEC §8).
+public struct SessionTransferConfiguration: Codable, Sendable, Equatable {
+    public var canCreateSessionTransferToken: Bool
+    public var allowedAuthenticationMethods: [String]
+    public var enforceDeviceBinding: String
+    public var allowRefreshToken: Bool
+    public var enforceCascadeRevocation: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case canCreateSessionTransferToken = "can_create_session_transfer_token"
+        case allowedAuthenticationMethods = "allowed_authentication_methods"
+        case enforceDeviceBinding = "enforce_device_binding"
+        case allowRefreshToken = "allow_refresh_token"
+        case enforceCascadeRevocation = "enforce_cascade_revocation"
+    }
+
+    public static let propertyNames: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
+
+    public init() {
+        canCreateSessionTransferToken = false
+        allowedAuthenticationMethods = []
+        enforceDeviceBinding = "ip"
+        allowRefreshToken = false
+        enforceCascadeRevocation = true
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        canCreateSessionTransferToken =
+            try c.decodeIfPresent(Bool.self, forKey: .canCreateSessionTransferToken) ?? false
+        allowedAuthenticationMethods =
+            try c.decodeIfPresent([String].self, forKey: .allowedAuthenticationMethods) ?? []
+        enforceDeviceBinding = try c.decodeIfPresent(String.self, forKey: .enforceDeviceBinding) ?? "ip"
+        allowRefreshToken = try c.decodeIfPresent(Bool.self, forKey: .allowRefreshToken) ?? false
+        enforceCascadeRevocation = try c.decodeIfPresent(Bool.self, forKey: .enforceCascadeRevocation) ?? true
+    }
+}
+
+/// `client_authentication_methods` (SPEC §4): registered `private_key_jwt` public keys.
+public struct ClientAuthenticationMethods: Codable, Sendable, Equatable {
+    public var privateKeyJWT: PrivateKeyJWT?
+
+    enum CodingKeys: String, CodingKey {
+        case privateKeyJWT = "private_key_jwt"
+    }
+
+    public init(privateKeyJWT: PrivateKeyJWT?) {
+        self.privateKeyJWT = privateKeyJWT
+    }
+
+    public struct PrivateKeyJWT: Codable, Sendable, Equatable {
+        public var credentials: [ClientCredential]
+        public init(credentials: [ClientCredential]) { self.credentials = credentials }
+    }
+}
+
+/// A public key registered for `private_key_jwt`. The PEM is stored but never returned (SPEC §4).
+public struct ClientCredential: Codable, Sendable, Equatable {
+    public var id: String?
+    public var credentialType: String
+    public var name: String?
+    public var pem: String?
+    public var alg: String?
+    public var createdAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case credentialType = "credential_type"
+        case name, pem, alg
+        case createdAt = "created_at"
+    }
+
+    public init(id: String?, credentialType: String, name: String?, pem: String?, alg: String? = nil) {
+        self.id = id
+        self.credentialType = credentialType
+        self.name = name
+        self.pem = pem
+        self.alg = alg
+    }
+}

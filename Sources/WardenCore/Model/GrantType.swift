@@ -1,0 +1,17 @@
+/// A grant type accepted at the token endpoint: a growing registry of `RawRepresentable` values.
+public struct GrantType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// RFC 6749 §4.4.
+    public static let clientCredentials: GrantType = "client_credentials"
+    /// RFC 6749 §4.1.
+    public static let authorizationCode: GrantType = "authorization_code"
+    /// RFC 6749 §6.
+    public static let refreshToken: GrantType = "refresh_token"
+    /// CIBA Core 1.0 §10.1.
+    public static let ciba: GrantType = "urn:openid:params:grant-type:ciba"
+    /// RFC 8693 §2.1.
+    public static let tokenExchange: GrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+}

@@ -1,0 +1,60 @@
+public import struct Foundation.Date
+
+/// One event of the tenant log (SPEC §10), read through `/api/v2/logs`.
+public struct LogEvent: Sendable, Equatable {
+    public var logID: String
+    public var date: Date
+    public var type: LogEventType
+    public var description: String?
+    public var clientID: String?
+    public var clientName: String?
+    public var ip: String?
+    public var userAgent: String?
+    public var userID: String?
+    public var userName: String?
+    public var audience: String?
+    public var scope: String?
+    public var details: [String: JSONValue]
+
+    public init(
+        logID: String = RandomToken.identifier(prefix: "", length: 24), date: Date, type: LogEventType,
+        description: String? = nil, clientID: String? = nil, clientName: String? = nil, ip: String? = nil,
+        userAgent: String? = nil, userID: String? = nil, userName: String? = nil, audience: String? = nil,
+        scope: String? = nil, details: [String: JSONValue] = [:]
+    ) {
+        self.logID = logID
+        self.date = date
+        self.type = type
+        self.description = description
+        self.clientID = clientID
+        self.clientName = clientName
+        self.ip = ip
+        self.userAgent = userAgent
+        self.userID = userID
+        self.userName = userName
+        self.audience = audience
+        self.scope = scope
+        self.details = details
+    }
+}
+
+/// A log event type code (SPEC §10): an open set.
+public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public static let loginSuccess: LogEventType = "s"
+    public static let loginFailure: LogEventType = "f"
+    public static let wrongPassword: LogEventType = "fp"
+    public static let unknownUser: LogEventType = "fu"
+    public static let accountLocked: LogEventType = "limit_wc"
+    public static let codeExchangeSucceeded: LogEventType = "seacft"
+    public static let codeExchangeFailed: LogEventType = "feacft"
+    public static let clientCredentialsSucceeded: LogEventType = "seccft"
+    public static let clientCredentialsFailed: LogEventType = "feccft"
+    public static let refreshExchangeSucceeded: LogEventType = "sertft"
+    public static let refreshExchangeFailed: LogEventType = "fertft"
+    public static let managementSucceeded: LogEventType = "sapi"
+    public static let managementFailed: LogEventType = "fapi"
+}

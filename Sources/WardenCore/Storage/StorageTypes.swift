@@ -1,0 +1,96 @@
+public import struct Foundation.Date
+
+/// A page request: `page` from 0, `perPage` items (SPEC §9: at most 100).
+public struct PageRequest: Sendable, Equatable {
+    public var page: Int
+    public var perPage: Int
+    public init(page: Int, perPage: Int) {
+        self.page = page
+        self.perPage = perPage
+    }
+    public var offset: Int { page * perPage }
+}
+
+/// One page of results and the total count of matches.
+public struct PageResult<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var total: Int
+    public init(items: [Item], total: Int) {
+        self.items = items
+        self.total = total
+    }
+}
+
+/// Why a storage operation did not happen.
+public enum StorageError: Error, Sendable, Equatable {
+    /// A unique key is taken (a client id, an API identifier, an e-mail address, …).
+    case conflict(String)
+    /// The record to change does not exist.
+    case notFound
+}
+
+/// A client as stored: the Management object plus the SHA-256 hash of its secret (SPEC §3).
+public struct ClientRecord: Sendable, Equatable {
+    public var client: Client
+    public var secretHash: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(client: Client, secretHash: String?, createdAt: Date, updatedAt: Date) {
+        self.client = client
+        self.secretHash = secretHash
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A user as stored: the profile plus the bcrypt hash of the password.
+public struct UserRecord: Sendable, Equatable {
+    public var user: User
+    public var passwordHash: String?
+
+    public init(user: User, passwordHash: String?) {
+        self.user = user
+        self.passwordHash = passwordHash
+    }
+}
+
+/// The sort order of a user search (`sort=field:1|-1`).
+public struct UserSort: Sendable, Equatable {
+    public enum Field: String, Sendable, CaseIterable {
+        case email, name, nickname
+        case userID = "user_id"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case lastLogin = "last_login"
+        case loginsCount = "logins_count"
+    }
+    public var field: Field
+    public var ascending: Bool
+    public init(field: Field, ascending: Bool) {
+        self.field = field
+        self.ascending = ascending
+    }
+}
+
+/// A filter over the event log: every listed field must match one of its values.
+public struct LogFilter: Sendable, Equatable {
+    /// The searchable fields of a log record.
+    public static let fields: Set<String> = [
+        "type", "client_id", "user_id", "user_name", "ip", "audience", "client_name",
+    ]
+    public var terms: [String: [String]]
+    public init(terms: [String: [String]] = [:]) { self.terms = terms }
+}
+
+/// What consuming a single-use artefact found (SPEC: of N concurrent redemptions exactly one wins).
+public enum ConsumeResult: Sendable, Equatable {
+    /// This call consumed it; here is what was stored with it.
+    case consumed(payload: String)
+    /// It was consumed before: a replay. The payload lets the caller revoke what the first use issued.
+    case alreadyConsumed(payload: String)
+    /// It expired before anyone consumed it.
+    case expired
+    /// Never issued.
+    case notFound
+}

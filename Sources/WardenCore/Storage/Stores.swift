@@ -1,0 +1,123 @@
+public import struct Foundation.Date
+
+/// Clients (SPEC §4). Every method's contract is on the method.
+public protocol ClientStore: Sendable {
+    /// Inserts a new client; throws ``StorageError/conflict(_:)`` when the `client_id` exists.
+    func insertClient(_ record: ClientRecord) async throws
+    /// The client with `clientID`, or `nil`.
+    func client(id clientID: String) async throws -> ClientRecord?
+    /// A page of clients ordered by creation, or every client when `page` is `nil`.
+    func clients(page: PageRequest?) async throws -> PageResult<ClientRecord>
+    /// Replaces a client; throws ``StorageError/notFound`` when it does not exist.
+    func updateClient(_ record: ClientRecord) async throws
+    /// Deletes a client and its client grants; `false` when it did not exist.
+    func deleteClient(id clientID: String) async throws -> Bool
+}
+
+/// APIs (SPEC §9 `/resource-servers`).
+public protocol ResourceServerStore: Sendable {
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the identifier exists.
+    func insertResourceServer(_ server: ResourceServer) async throws
+    /// By `id` or by `identifier`.
+    func resourceServer(idOrIdentifier: String) async throws -> ResourceServer?
+    /// A page ordered by creation, or all when `page` is `nil`.
+    func resourceServers(page: PageRequest?) async throws -> PageResult<ResourceServer>
+    /// Replaces; throws ``StorageError/notFound``.
+    func updateResourceServer(_ server: ResourceServer) async throws
+    /// Deletes the API and the client grants for it; `false` when it did not exist.
+    func deleteResourceServer(id: String) async throws -> Bool
+}
+
+/// Client grants (SPEC §9 `/client-grants`).
+public protocol ClientGrantStore: Sendable {
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the (client, audience) pair has one.
+    func insertClientGrant(_ grant: ClientGrant) async throws
+    func clientGrant(id: String) async throws -> ClientGrant?
+    /// Filtered by client and/or audience; all when `page` is `nil`.
+    func clientGrants(clientID: String?, audience: String?, page: PageRequest?) async throws -> PageResult<
+        ClientGrant
+    >
+    func updateClientGrant(_ grant: ClientGrant) async throws
+    func deleteClientGrant(id: String) async throws -> Bool
+}
+
+/// Users of the database connection (SPEC §9 `/users`).
+public protocol UserStore: Sendable {
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the id or the e-mail (case-insensitive) exists.
+    func insertUser(_ record: UserRecord) async throws
+    func user(id: String) async throws -> UserRecord?
+    /// The user with this e-mail address, compared case-insensitively.
+    func user(email: String) async throws -> UserRecord?
+    /// Replaces; throws ``StorageError/notFound`` or ``StorageError/conflict(_:)`` (e-mail taken).
+    func updateUser(_ record: UserRecord) async throws
+    /// Deletes the user and their role assignments.
+    func deleteUser(id: String) async throws -> Bool
+    /// Users matching `query`, executed in SQL (never by loading every user).
+    func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<UserRecord>
+}
+
+/// Roles and permissions (SPEC §9, RBAC).
+public protocol RoleStore: Sendable {
+    func insertRole(_ role: Role) async throws
+    func role(id: String) async throws -> Role?
+    func roles(page: PageRequest?) async throws -> PageResult<Role>
+    func updateRole(_ role: Role) async throws
+    func deleteRole(id: String) async throws -> Bool
+    /// Adds permissions to a role (idempotent).
+    func addPermissions(_ permissions: [Permission], toRole roleID: String) async throws
+    func removePermissions(_ permissions: [Permission], fromRole roleID: String) async throws
+    func permissions(ofRole roleID: String) async throws -> [Permission]
+    /// Assigns roles to a user (idempotent).
+    func assignRoles(_ roleIDs: [String], toUser userID: String) async throws
+    func removeRoles(_ roleIDs: [String], fromUser userID: String) async throws
+    func roles(ofUser userID: String) async throws -> [Role]
+    /// The permission names the user holds on one API through all their roles.
+    func permissionNames(ofUser userID: String, resourceServer identifier: String) async throws -> Set<String>
+}
+
+/// The event log (SPEC §10).
+public protocol LogStore: Sendable {
+    /// Appends events (one batch, one statement).
+    func appendLogs(_ events: [LogEvent]) async throws
+    func log(id: String) async throws -> LogEvent?
+    /// Events matching `filter`, newest first unless `ascending`.
+    func searchLogs(_ filter: LogFilter, ascending: Bool, page: PageRequest) async throws -> PageResult<LogEvent>
+    /// Up to `take` events newer than `logID`, oldest first (checkpoint paging); from the start when `nil`.
+    func logs(after logID: String?, take: Int) async throws -> [LogEvent]
+    /// Deletes events older than `date`; returns how many.
+    func purgeLogs(before date: Date) async throws -> Int
+}
+
+/// Signing keys (SPEC §2).
+public protocol SigningKeyStore: Sendable {
+    /// Every stored key, revoked ones included, oldest first.
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Stores `record` as the current key of its algorithm; the previous current key of that algorithm
+    /// becomes previous (still published) in the same statement sequence.
+    func insertCurrentSigningKey(_ record: SigningKeyRecord) async throws
+    /// Marks a previous key revoked; throws ``StorageError/notFound``, or ``StorageError/conflict(_:)`` when
+    /// the key is current.
+    func revokeSigningKey(kid: String, at date: Date) async throws
+}
+
+/// Single-use artefacts stored by hash: authorization codes, `jti`s, session transfer tokens, ….
+public protocol ArtefactStore: Sendable {
+    /// Stores an artefact under `kind` and the hash of its value.
+    func putArtefact(kind: String, hash: String, payload: String, expiresAt: Date) async throws
+    /// Atomically consumes it: of N concurrent calls exactly one gets ``ConsumeResult/consumed(payload:)``.
+    func consumeArtefact(kind: String, hash: String, now: Date) async throws -> ConsumeResult
+    /// Records `hash` as used if it is new (insert-if-absent); `false` when it was seen before (a replay).
+    func rememberOnce(kind: String, hash: String, expiresAt: Date) async throws -> Bool
+    /// Deletes artefacts expired before `date`.
+    func purgeArtefacts(expiredBefore date: Date) async throws
+}
+
+/// Everything Warden stores.
+public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
+    SigningKeyStore, ArtefactStore
+{
+    /// Whether the database answers (`/readyz`).
+    func ping() async throws
+    /// Closes connections.
+    func shutdown() async throws
+}

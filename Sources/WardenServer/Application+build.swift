@@ -1,0 +1,42 @@
+public import Hummingbird
+import HummingbirdTLS
+import Logging
+import NIOSSL
+import WardenCore
+import HummingbirdCore
+
+/// Builds the router with every route and middleware of Warden.
+public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> {
+    let router = Router(context: WardenRequestContext.self)
+    router.middlewares.add(RequestIDMiddleware())
+    router.middlewares.add(MetricsMiddleware())
+    router.middlewares.add(ErrorMiddleware())
+    HealthController(runtime: runtime).addRoutes(to: router)
+    DiscoveryController(runtime: runtime).addRoutes(to: router)
+    TokenController(runtime: runtime).addRoutes(to: router)
+    let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))
+    ManagementAPI(runtime: runtime).addRoutes(to: management)
+    return router
+}
+
+/// Builds the Warden application: the router, the background services (event log, cache refresh) and,
+/// with `--tls-cert`/`--tls-key`, an HTTPS listener.
+public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationProtocol {
+    let configuration = runtime.configuration
+    let address = BindAddress.hostname(configuration.host, port: configuration.port)
+    let serverConfiguration = ApplicationConfiguration(address: address, serverName: "Warden")
+    var server: HTTPServerBuilder = .http1()
+    if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+        let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        server = try .tls(.http1(), tlsConfiguration: tls)
+    }
+    return Application(
+        router: buildRouter(runtime: runtime),
+        server: server,
+        configuration: serverConfiguration,
+        services: [runtime.eventLog, CacheRefreshService(runtime: runtime)],
+        logger: runtime.logger
+    )
+}

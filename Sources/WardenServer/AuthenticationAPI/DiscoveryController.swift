@@ -1,0 +1,43 @@
+import Hummingbird
+import WardenCore
+import HTTPTypes
+
+/// `/.well-known/openid-configuration` (OIDC Discovery 1.0 §3, RFC 8414 §2) and `/.well-known/jwks.json`
+/// (RFC 7517 §5). The document lists the endpoints and grants this build serves.
+struct DiscoveryController: Sendable {
+    let runtime: WardenRuntime
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get(".well-known/openid-configuration") { _, _ in
+            Response.json(document())
+        }
+        router.get(".well-known/jwks.json") { _, _ in
+            var response = Response.json(runtime.keys.ring.snapshot.jwksJSON)
+            response.headers[.cacheControl] = "public, max-age=60"
+            return response
+        }
+    }
+
+    func document() -> JSONValue {
+        let issuer = runtime.issuer
+        let algorithms = Set(runtime.keys.ring.algorithms.map(\.rawValue) + ["RS256"]).sorted()
+        return .object([
+            "issuer": .string(issuer),
+            "token_endpoint": .string(issuer + "oauth/token"),
+            "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+            "grant_types_supported": .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) }),
+            "response_types_supported": ["code"],
+            "subject_types_supported": ["public"],
+            "token_endpoint_auth_methods_supported": [
+                "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
+            ],
+            "token_endpoint_auth_signing_alg_values_supported": ["RS256", "PS256", "ES256"],
+            "id_token_signing_alg_values_supported": .array(algorithms.map { .string($0) }),
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "claims_supported": [
+                "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "picture",
+                "sid", "sub", "updated_at",
+            ],
+        ])
+    }
+}

@@ -1,0 +1,30 @@
+import Hummingbird
+import Prometheus
+import WardenCore
+import Logging
+import HTTPTypes
+import NIOCore
+
+/// `GET /healthz` (the process is up), `GET /readyz` (the database answers) and `GET /metrics`
+/// (Prometheus text format: requests and latency by route and status, tokens issued by grant).
+struct HealthController: Sendable {
+    let runtime: WardenRuntime
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get("healthz") { _, _ in Response.json(#"{"status":"ok"}"#) }
+        router.get("readyz") { _, context in
+            do {
+                try await runtime.store.ping()
+                return Response.json(#"{"status":"ready"}"#)
+            } catch {
+                context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])
+                return Response.json(#"{"status":"database unavailable"}"#, status: .serviceUnavailable)
+            }
+        }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: .init(bytes: WardenMetrics.registry.emitToBuffer())))
+        }
+    }
+}

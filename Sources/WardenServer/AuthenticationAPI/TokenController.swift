@@ -1,0 +1,44 @@
+import Hummingbird
+import WardenCore
+import HTTPTypes
+
+/// `POST /oauth/token` (RFC 6749 §3.2): parses the body, authenticates the client, checks the client may use
+/// the grant, and dispatches to the grant's handler. Every response carries `Cache-Control: no-store`.
+struct TokenController: Sendable {
+    let runtime: WardenRuntime
+    let grants: GrantRegistry
+    let clients: ClientAuthenticator
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        self.grants = GrantRegistry(runtime: runtime)
+        self.clients = ClientAuthenticator(runtime: runtime)
+    }
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.post("oauth/token") { request, context in try await token(request, context: context) }
+    }
+
+    func token(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let parameters = try await RequestParameters.read(from: request)
+        guard let grantType = parameters["grant_type"] else {
+            throw OAuthError.invalidRequest("Missing required parameter: grant_type")
+        }
+        guard let handler = grants.handler(for: GrantType(rawValue: grantType)) else {
+            throw OAuthError(.unsupportedGrantType, "Unsupported grant type: \(grantType)")
+        }
+        let (client, authenticated) = try await clients.authenticate(headers: request.headers, parameters: parameters)
+        if !authenticated, handler.requiresClientAuthentication || !client.client.isPublic {
+            throw OAuthError(.invalidClient, "Client authentication is required")
+        }
+        guard client.client.allows(handler.grantType) else {
+            throw OAuthError(.unauthorizedClient, "Grant type '\(grantType)' not allowed for the client.")
+        }
+        let tokenRequest = TokenRequest(
+            parameters: parameters, client: client, clientAuthenticated: authenticated,
+            ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
+            userAgent: request.headers[.userAgent])
+        let response = try await handler.exchange(tokenRequest)
+        return .json(JSONValue.serializedObject(response.members), noStore: true)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import WardenCore
+import HTTPTypes
+
+/// Authenticates the client at the token endpoint (RFC 6749 §2.3): `client_secret_basic`,
+/// `client_secret_post`, `private_key_jwt` (RFC 7523 §3, single-use `jti`) or `none` for public clients.
+struct ClientAuthenticator: Sendable {
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    /// The longest an assertion may live ahead of now (SPEC §4: `exp` ≤ 5 minutes ahead).
+    static let maxAssertionLifetime: Double = 300
+    let runtime: WardenRuntime
+
+    /// The client, and whether it proved possession of a credential (`false` for `none`).
+    func authenticate(
+        headers: HTTPFields, parameters: RequestParameters
+    ) async throws -> (ClientRecord, authenticated: Bool) {
+        let basic = try basicCredentials(headers[.authorization])
+        let assertion = parameters["client_assertion"]
+        let postedSecret = parameters["client_secret"]
+        let methods = [basic != nil, assertion != nil, postedSecret != nil].filter { $0 }.count
+        guard methods <= 1 else {
+            throw OAuthError.invalidRequest("Use only one client authentication method")
+        }
+        if let (clientID, secret) = basic {
+            if let bodyID = parameters["client_id"], bodyID != clientID {
+                throw OAuthError.invalidRequest("client_id does not match the Authorization header")
+            }
+            return (try await verifySecret(clientID: clientID, secret: secret, basic: true), true)
+        }
+        if let assertion {
+            guard parameters["client_assertion_type"] == Self.assertionType else {
+                throw OAuthError.invalidRequest("client_assertion_type must be \(Self.assertionType)")
+            }
+            return (try await verifyAssertion(assertion, claimedClientID: parameters["client_id"]), true)
+        }
+        guard let clientID = parameters["client_id"] else {
+            throw OAuthError(.invalidClient, "Client authentication is required")
+        }
+        if let postedSecret {
+            return (try await verifySecret(clientID: clientID, secret: postedSecret, basic: false), true)
+        }
+        guard let record = try await runtime.cache.client(id: clientID) else {
+            throw invalidClient("Unknown client", basic: false)
+        }
+        return (record, false)
+    }
+
+    private func basicCredentials(_ header: String?) throws -> (String, String)? {
+        guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
+        guard let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":"),
+            let id = formDecode(text[..<colon]), let secret = formDecode(text[text.index(after: colon)...])
+        else { throw invalidClient("Malformed HTTP Basic credentials", basic: true) }
+        return (id, secret)
+    }
+
+    /// RFC 6749 §2.3.1: the id and secret are form-encoded before Basic encoding.
+    private func formDecode(_ text: Substring) -> String? {
+        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
+        guard let record = try await runtime.cache.client(id: clientID), let hash = record.secretHash,
+            record.client.tokenEndpointAuthMethod != "none"
+        else {
+            // Spend the same work as a real comparison so timing does not reveal which clients exist.
+            _ = SecretHash.verify(secret, againstHex: String(repeating: "0", count: 64))
+            throw invalidClient("Wrong client id or secret", basic: basic)
+        }
+        guard SecretHash.verify(secret, againstHex: hash) else {
+            throw invalidClient("Wrong client id or secret", basic: basic)
+        }
+        return record
+    }
+
+    private func verifyAssertion(_ assertion: String, claimedClientID: String?) async throws -> ClientRecord {
+        guard let jws = try? CompactJWS(parsing: assertion), let clientID = jws.payload["iss"]?.stringValue,
+            jws.payload["sub"]?.stringValue == clientID
+        else { throw invalidClient("Malformed client assertion", basic: false) }
+        if let claimedClientID, claimedClientID != clientID {
+            throw invalidClient("client_id does not match the assertion", basic: false)
+        }
+        guard let record = try await runtime.cache.client(id: clientID),
+            let credentials = record.client.clientAuthenticationMethods?.privateKeyJWT?.credentials,
+            !credentials.isEmpty
+        else { throw invalidClient("Client has no registered keys", basic: false) }
+        let signed = credentials.contains { credential in
+            guard let pem = credential.pem, let verifier = try? JWSVerifier(pem: pem) else { return false }
+            return jws.isSigned(by: verifier)
+        }
+        guard signed else { throw invalidClient("Client assertion signature is invalid", basic: false) }
+        guard jws.audiences.contains(where: acceptedAudiences.contains) else {
+            throw invalidClient("Client assertion audience is invalid", basic: false)
+        }
+        let now = runtime.clock.now().timeIntervalSince1970
+        guard let exp = jws.numericDate("exp"), exp > now, exp <= now + Self.maxAssertionLifetime + 5 else {
+            throw invalidClient("Client assertion is expired or lives longer than 5 minutes", basic: false)
+        }
+        guard let jti = jws.payload["jti"]?.stringValue, !jti.isEmpty else {
+            throw invalidClient("Client assertion has no jti", basic: false)
+        }
+        let fresh = try await runtime.store.rememberOnce(
+            kind: "jti:" + clientID, hash: SecretHash.sha256Hex(jti), expiresAt: Date(timeIntervalSince1970: exp))
+        guard fresh else { throw invalidClient("Client assertion jti was already used", basic: false) }
+        return record
+    }
+
+    /// The issuer, the token endpoint URL, and `https://{host[:port]}/` (what the vendor's SDKs send).
+    private var acceptedAudiences: Set<String> {
+        let issuer = runtime.issuer
+        var accepted: Set<String> = [issuer, issuer + "oauth/token"]
+        if let host = runtime.configuration.issuer.host {
+            let port = runtime.configuration.issuer.port.map { ":\($0)" } ?? ""
+            accepted.insert("https://\(host)\(port)/")
+        }
+        return accepted
+    }
+
+    private func invalidClient(_ description: String, basic: Bool) -> OAuthError {
+        OAuthError(
+            .invalidClient, description,
+            headers: basic ? [("WWW-Authenticate", "Basic realm=\"warden\", charset=\"UTF-8\"")] : [])
+    }
+}

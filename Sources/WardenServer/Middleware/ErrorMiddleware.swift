@@ -1,0 +1,37 @@
+import Hummingbird
+import WardenCore
+import Logging
+import HTTPTypes
+
+/// Turns any error that is not already an API error into the `server_error` shape of the API that received
+/// it (never a stack trace), and logs the detail with the request id. ``OAuthError`` and ``ManagementError``
+/// with a debug detail are logged too (the detail never reaches the client).
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = WardenRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as OAuthError {
+            if let detail = error.debugDetail {
+                context.logger.notice("\(error.code.rawValue): \(detail)")
+            }
+            throw error
+        } catch let error as ManagementError {
+            if let detail = error.debugDetail {
+                context.logger.notice("\(error.errorCode): \(detail)")
+            }
+            throw error
+        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+            throw error
+        } catch {
+            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            if request.uri.path.hasPrefix("/api/v2/") {
+                throw ManagementError.serverError(debug: "\(error)")
+            }
+            throw OAuthError.serverError(debug: "\(error)")
+        }
+    }
+}

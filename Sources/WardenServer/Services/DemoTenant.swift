@@ -1,0 +1,101 @@
+public import Foundation
+import HummingbirdBcrypt
+import WardenCore
+
+/// The demo tenant of `warden serve --demo` (SPEC §1), seeded idempotently: alice, the demo API, a public
+/// native/SPA client, a confidential CIBA client and a web client set up for session transfer.
+public struct DemoTenant: Sendable {
+    public static let userEmail = "alice@example.com"
+    public static let userPassword = "correct horse battery staple"
+    public static let apiIdentifier = "https://api.example.com"
+    public static let nativeClientID = "demo-native"
+    public static let cibaClientID = "demo-ciba"
+    public static let webClientID = "demo-web"
+
+    let runtime: WardenRuntime
+
+    public init(runtime: WardenRuntime) {
+        self.runtime = runtime
+    }
+
+    /// What the quick start prints.
+    public struct Seeded: Sendable {
+        public var userID: String
+        /// The CIBA client's secret: made anew on every `--demo` start, since only its hash is stored.
+        public var cibaClientSecret: String
+        public var webClientSecret: String
+        public var callback: String
+    }
+
+    public func seed() async throws -> Seeded {
+        let store = runtime.store
+        let now = runtime.clock.now()
+        let user: UserRecord
+        if let existing = try await store.user(email: Self.userEmail) {
+            user = existing
+        } else {
+            var profile = User(userID: "auth0|" + RandomToken.identifier(prefix: "", length: 24), email: Self.userEmail, createdAt: now)
+            profile.emailVerified = true
+            profile.name = "Alice Example"
+            profile.nickname = "alice"
+            user = UserRecord(
+                user: profile, passwordHash: Bcrypt.hash(Self.userPassword, cost: runtime.configuration.bcryptCost))
+            try await store.insertUser(user)
+        }
+        if try await store.resourceServer(idOrIdentifier: Self.apiIdentifier) == nil {
+            var api = ResourceServer(
+                id: RandomToken.identifier(prefix: "", length: 24), identifier: Self.apiIdentifier, name: "Demo Bank API")
+            api.scopes = [
+                .init(value: "read:balance", description: "Read account balances"),
+                .init(value: "transfer:funds", description: "Transfer money"),
+            ]
+            api.authorizationDetails = [.init(type: "money_transfer")]
+            api.allowOfflineAccess = true
+            try await store.insertResourceServer(api)
+        }
+        let callback = runtime.issuer + "demo/callback"
+
+        var native = Client(clientID: Self.nativeClientID, name: "Demo Native App")
+        native.appType = "native"
+        native.tokenEndpointAuthMethod = "none"
+        native.grantTypes = ["authorization_code", "refresh_token", GrantType.tokenExchange.rawValue]
+        native.callbacks = [callback]
+        native.allowedLogoutURLs = [runtime.issuer + "demo/"]
+        var transfer = SessionTransferConfiguration()
+        transfer.canCreateSessionTransferToken = true
+        native.sessionTransfer = transfer
+        try await upsert(native, secret: nil, now: now)
+
+        var ciba = Client(clientID: Self.cibaClientID, name: "Demo Payments Agent")
+        ciba.appType = "non_interactive"
+        ciba.grantTypes = [GrantType.ciba.rawValue, "refresh_token"]
+        ciba.backchannelTokenDeliveryMode = "poll"
+        let cibaSecret = RandomToken.make()
+        try await upsert(ciba, secret: cibaSecret, now: now)
+
+        var web = Client(clientID: Self.webClientID, name: "Demo Web App")
+        web.appType = "regular_web"
+        web.grantTypes = ["authorization_code", "refresh_token"]
+        web.callbacks = [callback]
+        web.allowedLogoutURLs = [runtime.issuer + "demo/"]
+        var webTransfer = SessionTransferConfiguration()
+        webTransfer.allowedAuthenticationMethods = ["cookie", "query"]
+        web.sessionTransfer = webTransfer
+        let webSecret = RandomToken.make()
+        try await upsert(web, secret: webSecret, now: now)
+
+        try await runtime.cache.reload()
+        return Seeded(userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback)
+    }
+
+    private func upsert(_ client: Client, secret: String?, now: Date) async throws {
+        let hash = secret.map(SecretHash.sha256Hex)
+        if var existing = try await runtime.store.client(id: client.clientID) {
+            existing.secretHash = hash
+            existing.updatedAt = now
+            try await runtime.store.updateClient(existing)
+        } else {
+            try await runtime.store.insertClient(ClientRecord(client: client, secretHash: hash, createdAt: now, updatedAt: now))
+        }
+    }
+}

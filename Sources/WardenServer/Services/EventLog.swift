@@ -1,0 +1,71 @@
+import Logging
+public import ServiceLifecycle
+import Synchronization
+public import WardenCore
+import Foundation
+
+/// Writes log events (SPEC §10) off the request path: `record` appends to an in-memory buffer and returns;
+/// a background service flushes the buffer to storage every 100 ms in one batch, so an event is readable
+/// within 1 s and a failing write never fails a request (it is retried, then dropped with a log line).
+public final class EventLog: Service {
+    private let buffer = Mutex<[WardenCore.LogEvent]>([])
+    private let store: any LogStore
+    private let logger: Logger
+    private let retentionDays: Int
+    private let clock: any WardenClock
+    /// The most events held while storage is unavailable; beyond it the oldest are dropped.
+    private static let capacity = 100_000
+
+    init(store: any LogStore, retentionDays: Int, clock: any WardenClock, logger: Logger) {
+        self.store = store
+        self.retentionDays = retentionDays
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Queues an event; never blocks and never throws.
+    public func record(_ event: WardenCore.LogEvent) {
+        buffer.withLock { events in
+            if events.count >= Self.capacity { events.removeFirst(events.count - Self.capacity + 1) }
+            events.append(event)
+        }
+    }
+
+    /// Writes what is queued now (also used by tests and at shutdown).
+    public func flush() async {
+        let batch = buffer.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+        guard !batch.isEmpty else { return }
+        for start in stride(from: 0, to: batch.count, by: 500) {
+            let slice = Array(batch[start..<min(start + 500, batch.count)])
+            do {
+                try await store.appendLogs(slice)
+            } catch {
+                logger.error("event log write failed", metadata: ["error": "\(error)", "events": "\(slice.count)"])
+                buffer.withLock { $0.insert(contentsOf: slice, at: 0) }
+                return
+            }
+        }
+    }
+
+    public func run() async throws {
+        var lastPurge = ContinuousClock.now - .seconds(3600)
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            await flush()
+            if ContinuousClock.now - lastPurge >= .seconds(3600) {
+                lastPurge = ContinuousClock.now
+                let cutoff = clock.now().addingTimeInterval(-Double(retentionDays) * 86400)
+                do {
+                    let purged = try await store.purgeLogs(before: cutoff)
+                    if purged > 0 { logger.info("purged old log events", metadata: ["count": "\(purged)"]) }
+                } catch {
+                    logger.warning("log purge failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        await flush()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+public import WardenCore
+
+/// Rotation, revocation and loading of signing keys (SPEC §2). Changes take effect at once on this node;
+/// other nodes pick them up on their next refresh (every cache TTL, ≤ 60 s).
+public struct KeyManager: Sendable {
+    public let ring: KeyRing
+    let store: any SigningKeyStore
+    let clock: any WardenClock
+
+    /// Loads the stored keys, creating the bootstrap RS256 and ES256 keys in an empty database.
+    static func load(store: any SigningKeyStore, clock: any WardenClock) async throws -> KeyManager {
+        var records = try await store.signingKeys()
+        if records.isEmpty {
+            for alg in [SigningAlgorithm.rs256, .es256] {
+                try await store.insertCurrentSigningKey(try JWSKey.generate(alg: alg, now: clock.now()))
+            }
+            records = try await store.signingKeys()
+        }
+        return KeyManager(ring: try KeyRing(records: records), store: store, clock: clock)
+    }
+
+    /// Re-reads the keys from storage.
+    public func refresh() async throws {
+        try ring.replace(records: try await store.signingKeys())
+    }
+
+    /// Makes a new current key for every algorithm in use; the previous ones stay published.
+    @discardableResult
+    public func rotate() async throws -> [SigningKeyRecord] {
+        try await refresh()
+        var made: [SigningKeyRecord] = []
+        for alg in ring.algorithms {
+            let record = try JWSKey.generate(alg: alg, now: clock.now())
+            try await store.insertCurrentSigningKey(record)
+            made.append(record)
+        }
+        try await refresh()
+        return made
+    }
+
+    /// Stops publishing a previous key.
+    public func revoke(kid: String) async throws {
+        try await store.revokeSigningKey(kid: kid, at: clock.now())
+        try await refresh()
+    }
+
+    /// The current key for `alg`, creating it when the algorithm is first configured (PS256, EdDSA).
+    public func currentKey(for alg: SigningAlgorithm) async throws -> JWSKey {
+        if let key = ring.currentKey(for: alg) { return key }
+        try await refresh()
+        if let key = ring.currentKey(for: alg) { return key }
+        try await store.insertCurrentSigningKey(try JWSKey.generate(alg: alg, now: clock.now()))
+        try await refresh()
+        guard let key = ring.currentKey(for: alg) else { throw OAuthError.serverError(debug: "no \(alg) key") }
+        return key
+    }
+}

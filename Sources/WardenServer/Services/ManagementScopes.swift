@@ -1,0 +1,14 @@
+/// Every Management API scope (SPEC §9).
+enum ManagementScopes {
+    static let all: [String] = {
+        var scopes: [String] = []
+        for resource in ["clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules"] {
+            for verb in ["read", "create", "update", "delete"] { scopes.append("\(verb):\(resource)") }
+        }
+        scopes += [
+            "read:logs", "create:guardian_enrollment_tickets", "read:guardian_enrollments",
+            "delete:guardian_enrollments", "read:signing_keys", "create:signing_keys", "update:signing_keys",
+        ]
+        return scopes
+    }()
+}

@@ -1,0 +1,63 @@
+import Synchronization
+public import WardenCore
+
+/// Per-node cache of what the token path reads on every request: clients, APIs and client grants
+/// (ARCHITECTURE: hot paths stay in memory). It is reloaded after every local change and at least every
+/// cache TTL; a miss falls back to the database so a record created on another node is found at once.
+public final class TenantCache: Sendable {
+    struct Snapshot: Sendable {
+        var clients: [String: ClientRecord] = [:]
+        var resourceServers: [String: ResourceServer] = [:]
+        var clientGrants: [String: ClientGrant] = [:]
+
+        static func grantKey(_ clientID: String, _ audience: String) -> String { clientID + "\u{0}" + audience }
+    }
+
+    private let state = Mutex(Snapshot())
+    private let store: any WardenStore
+
+    init(store: any WardenStore) {
+        self.store = store
+    }
+
+    /// Reloads everything from storage.
+    public func reload() async throws {
+        var next = Snapshot()
+        for record in try await store.clients(page: nil).items { next.clients[record.client.clientID] = record }
+        for server in try await store.resourceServers(page: nil).items {
+            next.resourceServers[server.identifier] = server
+        }
+        for grant in try await store.clientGrants(clientID: nil, audience: nil, page: nil).items {
+            next.clientGrants[Snapshot.grantKey(grant.clientID, grant.audience)] = grant
+        }
+        state.withLock { $0 = next }
+    }
+
+    /// The client, from memory or else from storage.
+    public func client(id: String) async throws -> ClientRecord? {
+        if let hit = state.withLock({ $0.clients[id] }) { return hit }
+        guard let record = try await store.client(id: id) else { return nil }
+        state.withLock { $0.clients[id] = record }
+        return record
+    }
+
+    /// The API with this identifier, from memory or else from storage.
+    public func resourceServer(identifier: String) async throws -> ResourceServer? {
+        if let hit = state.withLock({ $0.resourceServers[identifier] }) { return hit }
+        guard let server = try await store.resourceServer(idOrIdentifier: identifier),
+            server.identifier == identifier
+        else { return nil }
+        state.withLock { $0.resourceServers[identifier] = server }
+        return server
+    }
+
+    /// The client grant of `clientID` for `audience`, from memory or else from storage.
+    public func clientGrant(clientID: String, audience: String) async throws -> ClientGrant? {
+        let key = Snapshot.grantKey(clientID, audience)
+        if let hit = state.withLock({ $0.clientGrants[key] }) { return hit }
+        guard let grant = try await store.clientGrants(clientID: clientID, audience: audience, page: nil).items.first
+        else { return nil }
+        state.withLock { $0.clientGrants[key] = grant }
+        return grant
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+import WardenCore
+
+/// The parameters of an Authentication API request, from an `application/x-www-form-urlencoded` or an
+/// `application/json` body (SPEC conventions): `null` and empty strings count as absent, repeated form
+/// parameters are refused, JSON arrays and objects are kept as their JSON text (`authorization_details`).
+struct RequestParameters: Sendable {
+    private(set) var values: [String: String]
+
+    init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    subscript(name: String) -> String? { values[name] }
+
+    /// Reads and parses the body of `request`; errors are ``OAuthError``s.
+    static func read(from request: Request) async throws -> RequestParameters {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        let buffer = try await RequestBodyReader.collect(
+            request, tooLarge: OAuthError(.invalidRequest, "The request body is larger than 64 KiB", status: 413))
+        switch mediaType {
+        case "application/x-www-form-urlencoded":
+            return try parseForm(String(buffer: buffer))
+        case "application/json":
+            return try parseJSON(buffer)
+        default:
+            throw OAuthError.invalidRequest(
+                "Content-Type must be application/x-www-form-urlencoded or application/json")
+        }
+    }
+
+    /// Parses a form body, refusing duplicated parameters.
+    static func parseForm(_ text: String) throws(OAuthError) -> RequestParameters {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeComponent(parts[0]) else {
+                throw .invalidRequest("The request body is not valid form encoding")
+            }
+            let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
+            guard let value else { throw .invalidRequest("The request body is not valid form encoding") }
+            guard values[name] == nil else { throw .invalidRequest("Parameter '\(name)' is repeated") }
+            if !value.isEmpty { values[name] = value }
+        }
+        return RequestParameters(values)
+    }
+
+    /// Parses a JSON object body.
+    static func parseJSON(_ buffer: ByteBuffer) throws(OAuthError) -> RequestParameters {
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+        else { throw .invalidRequest("The request body is not a JSON object") }
+        var values: [String: String] = [:]
+        for (name, value) in object {
+            switch value {
+            case .null: continue
+            case .string(let text): if !text.isEmpty { values[name] = text }
+            case .bool(let flag): values[name] = flag ? "true" : "false"
+            case .number: values[name] = value.serialized
+            case .array, .object: values[name] = value.serialized
+            }
+        }
+        return RequestParameters(values)
+    }
+
+    private static func decodeComponent(_ component: Substring) -> String? {
+        String(component).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,83 @@
+public import Foundation
+public import WardenCore
+
+/// Every setting of SPEC §1. The CLI fills it from flags, then environment variables, then defaults.
+public struct WardenConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// The issuer URL with a trailing slash (SPEC conventions).
+    public var issuer: URL
+    public var databaseURL: String = "sqlite:warden.sqlite"
+    public var smtpURL: URL?
+    public var mailFrom: String?
+    public var pushWebhookURL: URL?
+    public var pushWebhookSecret: String?
+    public var apns: APNsSettings?
+    public var fcm: FCMSettings?
+    public var logRetentionDays: Int = 30
+    public var ipDatabasePath: String?
+    public var trustedProxies: [String] = []
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    public var bootstrapClientID: String?
+    public var bootstrapClientSecret: String?
+    /// Seconds between refreshes of the per-node caches from the database (SPEC §2: at most 60).
+    public var cacheTTL: Double = 60
+    /// Where mail goes when no SMTP server is configured.
+    public var outboxDirectory: String = "warden-mail"
+    /// bcrypt cost for user passwords.
+    public var bcryptCost: UInt8 = 10
+
+    public init(issuer: URL) {
+        self.issuer = issuer
+    }
+
+    /// APNs provider settings (`--apns-*`).
+    public struct APNsSettings: Sendable {
+        public var keyFile: String
+        public var keyID: String
+        public var teamID: String
+        public var topic: String
+        public var endpoint: URL
+        public var caFile: String?
+        public init(keyFile: String, keyID: String, teamID: String, topic: String, endpoint: URL, caFile: String?) {
+            self.keyFile = keyFile
+            self.keyID = keyID
+            self.teamID = teamID
+            self.topic = topic
+            self.endpoint = endpoint
+            self.caFile = caFile
+        }
+    }
+
+    /// FCM provider settings (`--fcm-*`).
+    public struct FCMSettings: Sendable {
+        public var serviceAccountFile: String
+        public var endpoint: URL
+        public var caFile: String?
+        public init(serviceAccountFile: String, endpoint: URL, caFile: String?) {
+            self.serviceAccountFile = serviceAccountFile
+            self.endpoint = endpoint
+            self.caFile = caFile
+        }
+    }
+
+    /// The issuer as a string, always ending in `/`.
+    public var issuerString: String { issuer.absoluteString }
+
+    /// `{issuer}api/v2/`, the Management API audience.
+    public var managementAudience: String { issuerString + "api/v2/" }
+
+    /// `{issuer}userinfo`.
+    public var userinfoAudience: String { issuerString + "userinfo" }
+
+    /// Whether cookies may omit `Secure` (plain-HTTP issuer).
+    public var isPlainHTTP: Bool { issuer.scheme == "http" }
+}
+
+extension WardenConfiguration {
+    /// Whether every `trustedProxies` entry parses as a CIDR.
+    public var hasValidTrustedProxies: Bool {
+        trustedProxies.allSatisfy { CIDR($0) != nil }
+    }
+}

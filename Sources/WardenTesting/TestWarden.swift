@@ -1,0 +1,90 @@
+public import Foundation
+public import Hummingbird
+public import HummingbirdTesting
+public import Logging
+public import WardenCore
+public import WardenServer
+import WardenStorage
+import NIOFoundationCompat
+import NIOCore
+
+/// An in-process Warden for tests: a fresh in-memory SQLite database (or `WARDEN_TEST_POSTGRES_URL` when
+/// `engine` is `.postgres`), bootstrapped like a first start, with a manual clock.
+public struct TestWarden: Sendable {
+    public let runtime: WardenRuntime
+    public let clock: ManualClock
+    public let managementClientID: String
+    public let managementClientSecret: String
+
+    /// Which database a test runs on.
+    public enum Engine: String, Sendable, CaseIterable {
+        case sqlite, postgres
+        /// Whether this engine can run here (PostgreSQL needs `WARDEN_TEST_POSTGRES_URL`).
+        public var isAvailable: Bool {
+            self == .sqlite || ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"] != nil
+        }
+    }
+
+    /// Starts a fresh tenant.
+    public static func make(
+        engine: Engine = .sqlite, configure: (inout WardenConfiguration) -> Void = { _ in }
+    ) async throws -> TestWarden {
+        var configuration = WardenConfiguration(issuer: URL(string: "http://127.0.0.1:8080/")!)
+        configuration.bcryptCost = 4
+        configure(&configuration)
+        let url =
+            engine == .postgres
+            ? ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"]! : "sqlite::memory:"
+        var logger = Logger(label: "warden-test")
+        logger.logLevel = .warning
+        let store = try await SQLStore.connect(url: url, logger: logger)
+        try await store.migrate()
+        let clock = ManualClock()
+        let secret = RandomToken.make()
+        let clientID = "mgmt-" + RandomToken.identifier(prefix: "", length: 12)
+        configuration.bootstrapClientID = clientID
+        configuration.bootstrapClientSecret = secret
+        let runtime = try await WardenRuntime.make(
+            configuration: configuration, store: store, clock: clock, logger: logger)
+        try await Bootstrap(runtime: runtime).run()
+        return TestWarden(
+            runtime: runtime, clock: clock, managementClientID: clientID, managementClientSecret: secret)
+    }
+
+    /// The application, for `app.test(.router) { client in … }`.
+    public func application() throws -> some ApplicationProtocol {
+        try buildApplication(runtime: runtime)
+    }
+
+    /// Runs `body` with an in-process test client.
+    public func test<Value: Sendable>(
+        _ body: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        try await application().test(.router, body)
+    }
+
+    /// A Management API token with every scope (or `scopes`), minted through `client_credentials`.
+    public func managementToken(client: some TestClientProtocol) async throws -> String {
+        let body =
+            "grant_type=client_credentials&client_id=\(managementClientID)&client_secret=\(managementClientSecret)"
+            + "&audience=\(runtime.configuration.managementAudience.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let response = try await client.execute(
+            uri: "/oauth/token", method: .post,
+            headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: response.body))
+        guard let token = json["access_token"]?.stringValue else {
+            throw TestWardenError.noToken(String(buffer: response.body))
+        }
+        return token
+    }
+
+    /// Waits until queued log events are written.
+    public func flushLogs() async {
+        await runtime.eventLog.flush()
+    }
+}
+
+/// A failure of the test fixture itself.
+public enum TestWardenError: Error {
+    case noToken(String)
+}

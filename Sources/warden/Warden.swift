@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `warden` command line (SPEC §1).
+@main
+struct Warden: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warden",
+        abstract: "Warden: a self-hosted OAuth 2.0 / OpenID Connect server (CIBA, RAR, PKCE, native-to-web SSO).",
+        discussion: """
+            Flags override environment variables, which override defaults.
+            Start with demo data:   warden serve --demo
+            """,
+        subcommands: [Serve.self, Migrate.self, Keys.self],
+        defaultSubcommand: nil
+    )
+}
