@@ -108,13 +108,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "wardenTests",
+            dependencies: ["warden", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WardenCoreTests",
             dependencies: ["WardenCore", "WardenTesting", .product(name: "JWTKit", package: "jwt-kit")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WardenStorageTests",
-            dependencies: ["WardenCore", "WardenStorage", "WardenTesting"],
+            dependencies: [
+                "WardenCore", "WardenStorage", "WardenTesting",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -14,6 +14,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     HealthController(runtime: runtime).addRoutes(to: router)
     DiscoveryController(runtime: runtime).addRoutes(to: router)
     TokenController(runtime: runtime).addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)
     return router

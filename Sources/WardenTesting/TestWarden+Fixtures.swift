@@ -3,6 +3,7 @@ public import HummingbirdTesting
 public import WardenCore
 public import HTTPTypes
 import Hummingbird
+import WardenServer
 public import NIOCore
 import NIOFoundationCompat
 

@@ -4,6 +4,7 @@ public import HummingbirdTesting
 public import Logging
 public import WardenCore
 public import WardenServer
+import Synchronization
 import WardenStorage
 import NIOFoundationCompat
 import NIOCore
@@ -32,13 +33,9 @@ public struct TestWarden: Sendable {
         var configuration = WardenConfiguration(issuer: URL(string: "http://127.0.0.1:8080/")!)
         configuration.bcryptCost = 4
         configure(&configuration)
-        let url =
-            engine == .postgres
-            ? ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"]! : "sqlite::memory:"
         var logger = Logger(label: "warden-test")
         logger.logLevel = .warning
-        let store = try await SQLStore.connect(url: url, logger: logger)
-        try await store.migrate()
+        let store = try await StoreRegistry.shared.store(engine: engine, logger: logger)
         let clock = ManualClock()
         let secret = RandomToken.make()
         let clientID = "mgmt-" + RandomToken.identifier(prefix: "", length: 12)
@@ -87,4 +84,30 @@ public struct TestWarden: Sendable {
 /// A failure of the test fixture itself.
 public enum TestWardenError: Error {
     case noToken(String)
+}
+
+/// Keeps test databases open for the life of the test process: SQLite connections must be closed before
+/// they are released, and a test process may create hundreds of tenants. Each SQLite tenant gets its own
+/// in-memory database; PostgreSQL tenants share one pool on `WARDEN_TEST_POSTGRES_URL` (tests use unique ids).
+actor StoreRegistry {
+    static let shared = StoreRegistry()
+    private var sqlite: [SQLStore] = []
+    private var postgres: SQLStore?
+
+    func store(engine: TestWarden.Engine, logger: Logger) async throws -> SQLStore {
+        switch engine {
+        case .sqlite:
+            let store = try await SQLStore.connect(url: "sqlite::memory:", logger: logger)
+            try await store.migrate()
+            sqlite.append(store)
+            return store
+        case .postgres:
+            if let postgres { return postgres }
+            let url = ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"]!
+            let store = try await SQLStore.connect(url: url, logger: logger)
+            try await store.migrate()
+            postgres = store
+            return store
+        }
+    }
 }

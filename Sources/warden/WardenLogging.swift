@@ -37,7 +37,7 @@ struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             record[key] = value.description
         }
-        guard var line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) else { return }
+        guard var line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         line.append(0x0A)
         FileHandle.standardOutput.write(line)
     }

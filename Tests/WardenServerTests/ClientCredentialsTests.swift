@@ -6,6 +6,7 @@ import JWTKit
 import NIOCore
 import Testing
 import WardenCore
+import WardenServer
 import WardenTesting
 
 /// `client_credentials` at `/oauth/token` (RFC 6749 §4.4, SPEC §5) and the access token it issues (SPEC §3).

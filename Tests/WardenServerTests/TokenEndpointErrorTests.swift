@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WardenCore
+import WardenServer
 import WardenTesting
 
 /// Every error of SPEC §4, §5 and §11 that `/oauth/token` can give for the grants built so far.

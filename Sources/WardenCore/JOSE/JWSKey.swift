@@ -20,6 +20,9 @@ public struct JWSKey: Sendable {
     public let publicJWK: JWK
     /// The public half, for verifying tokens this key signed.
     public let verifier: JWSVerifier
+    /// Encoded protected headers for the two token types Warden issues, computed once per key.
+    private let accessTokenHeader: String
+    private let idTokenHeader: String
 
     /// Loads a stored key.
     public init(record: SigningKeyRecord) throws {
@@ -29,6 +32,8 @@ public struct JWSKey: Sendable {
     init(kid: String, alg: SigningAlgorithm, privateKey: String) throws {
         self.kid = kid
         self.alg = alg
+        accessTokenHeader = Self.encodeHeader(alg: alg, kid: kid, type: "at+jwt")
+        idTokenHeader = Self.encodeHeader(alg: alg, kid: kid, type: "JWT")
         switch alg {
         case .rs256, .ps256:
             let key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKey)
@@ -72,16 +77,22 @@ public struct JWSKey: Sendable {
 
     /// The encoded protected header `{"alg","typ","kid"}`.
     public func encodedHeader(type: String) -> String {
+        switch type {
+        case "at+jwt": accessTokenHeader
+        case "JWT": idTokenHeader
+        default: Self.encodeHeader(alg: alg, kid: kid, type: type)
+        }
+    }
+
+    private static func encodeHeader(alg: SigningAlgorithm, kid: String, type: String) -> String {
         Base64URL.encode(
-            Data(
-                JSONValue.serializedObject([
-                    ("alg", .string(alg.rawValue)), ("typ", .string(type)), ("kid", .string(kid)),
-                ]).utf8))
+            JSONValue.serializedObject([("alg", .string(alg.rawValue)), ("typ", .string(type)), ("kid", .string(kid))])
+                .utf8)
     }
 
     /// Signs `payload` (JSON text) under a pre-encoded header and returns the compact JWS.
     public func sign(payload: String, encodedHeader: String) throws -> String {
-        let signingInput = encodedHeader + "." + Base64URL.encode(Data(payload.utf8))
+        let signingInput = encodedHeader + "." + Base64URL.encode(payload.utf8)
         let signature = try signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }

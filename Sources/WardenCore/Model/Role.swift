@@ -1,5 +1,5 @@
 /// A role: a named set of API permissions assigned to users (SPEC §9, RBAC).
-public struct Role: Codable, Sendable, Equatable {
+public struct Role: Codable, Sendable, Hashable {
     public var id: String
     public var name: String
     public var description: String?

@@ -1,20 +1,35 @@
-import Crypto
 import Foundation
 
 /// Generates the opaque artefacts of SPEC §3: codes, refresh tokens, `auth_req_id`s, client secrets.
 public enum RandomToken {
-    /// `bytes` random bytes (default 32 = 256 bits) from the system CSPRNG, base64url-encoded.
-    public static func make(bytes: Int = 32) -> String {
+    /// `count` bytes from the system CSPRNG (`getrandom`), eight at a time.
+    public static func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        return Base64URL.encode(data)
+        var out = [UInt8]()
+        out.reserveCapacity(count + 8)
+        while out.count < count {
+            withUnsafeBytes(of: generator.next()) { out.append(contentsOf: $0) }
+        }
+        return Array(out.prefix(count))
     }
 
-    /// An identifier with a type prefix, like `cred_…` or `rol_…`: 128 random bits in base62-ish alphabet.
+    /// `bytes` random bytes (default 32 = 256 bits) from the system CSPRNG, base64url-encoded.
+    public static func make(bytes count: Int = 32) -> String {
+        Base64URL.encode(bytes(count))
+    }
+
+    /// An identifier with a type prefix, like `cred_…` or `rol_…`: `length` characters of a 62-letter
+    /// alphabet (22 characters ≈ 131 bits).
     public static func identifier(prefix: String, length: Int = 22) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        var generator = SystemRandomNumberGenerator()
-        let body = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
-        return prefix + body
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var characters = [UInt8]()
+        characters.reserveCapacity(length)
+        while characters.count < length {
+            // Rejection sampling keeps the distribution uniform: 248 = 4 × 62.
+            for byte in bytes(length) where byte < 248 && characters.count < length {
+                characters.append(alphabet[Int(byte % 62)])
+            }
+        }
+        return prefix + String(decoding: characters, as: UTF8.self)
     }
 }

@@ -3,19 +3,19 @@
 ///
 /// Grammar, loosest binding first (`AND` binds tighter than `OR`, Lucene's default):
 /// ```
-/// query   = [ or ]                                   ; nothing, or only spaces: every user
+/// query   = [ or ]                                      ; nothing, or only spaces: every user
 /// or      = and *( ( "OR" / "||" ) and )
-/// and     = unary *( [ "AND" / "&&" ] unary )         ; adjacent clauses are ANDed
+/// and     = unary *( [ "AND" / "&&" ] unary )            ; adjacent clauses are ANDed
 /// unary   = ( "NOT" / "!" / "-" / "+" ) unary / primary  ; "+" (required) changes nothing
 /// primary = field ":" value / "_exists_" ":" field / value
-/// value   = word / phrase / "(" or ")"                ; "field:(a OR b)" gives bare a and b that field
+/// value   = word / phrase / "(" or ")"                   ; "field:(a OR b)" gives bare a and b that field
 /// ```
 /// A word runs to the next space, `(`, `)`, `:` or `"`; a phrase is `"…"`; `\` escapes any character in both.
 /// A word ending in an unescaped `*` is a prefix; `*` alone is every user, or `_exists_` after `field:`.
 /// `-`, `!` and `+` are operators only where a clause starts. Operators are upper case; `and` is a word.
 /// Lucene syntax Warden does not implement (ranges, `~`, `^`, `?`, `/regex/`, a leading `*`) is rejected
-/// with ``UserQueryError/Code-swift.struct/unsupportedSyntax`` or
-/// ``UserQueryError/Code-swift.struct/invalidValue`` rather than read differently.
+/// with ``UserQueryError/Code/unsupportedSyntax`` or ``UserQueryError/Code/invalidValue`` rather than read
+/// differently.
 public enum UserQueryParser {
     /// The longest query accepted, in Unicode scalars.
     public static let maximumLength = 2000
@@ -159,10 +159,9 @@ private struct Lexer {
     /// Control characters other than whitespace (which separates tokens or stays in a phrase) are refused.
     private func rejectControl(_ scalar: Unicode.Scalar) throws(UserQueryError) {
         guard scalar.properties.generalCategory == .control, !scalar.properties.isWhitespace else { return }
-        let code = String(scalar.value, radix: 16, uppercase: true)
-        throw UserQueryError(
-            .unexpectedToken, "Unexpected control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code)",
-            at: index + 1)
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        throw UserQueryError(.unexpectedToken, "Unexpected control character U+\(padded)", at: index + 1)
     }
 
     private func source(from start: Int) -> String {

@@ -27,18 +27,29 @@ struct TokenController: Sendable {
         guard let handler = grants.handler(for: GrantType(rawValue: grantType)) else {
             throw OAuthError(.unsupportedGrantType, "Unsupported grant type: \(grantType)")
         }
-        let (client, authenticated) = try await clients.authenticate(headers: request.headers, parameters: parameters)
-        if !authenticated, handler.requiresClientAuthentication || !client.client.isPublic {
-            throw OAuthError(.invalidClient, "Client authentication is required")
+        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let userAgent = request.headers[.userAgent]
+        do {
+            let (client, authenticated) = try await clients.authenticate(
+                headers: request.headers, parameters: parameters)
+            if !authenticated, handler.requiresClientAuthentication || !client.client.isPublic {
+                throw OAuthError(.invalidClient, "Client authentication is required")
+            }
+            guard client.client.allows(handler.grantType) else {
+                throw OAuthError(.unauthorizedClient, "Grant type '\(grantType)' not allowed for the client.")
+            }
+            let response = try await handler.exchange(
+                TokenRequest(
+                    parameters: parameters, client: client, clientAuthenticated: authenticated, ip: ip,
+                    userAgent: userAgent))
+            return .json(JSONValue.serializedObject(response.members), noStore: true)
+        } catch let error as OAuthError {
+            runtime.eventLog.record(
+                LogEvent(
+                    date: runtime.clock.now(), type: handler.failureEvent, description: error.description,
+                    clientID: parameters["client_id"], ip: ip, userAgent: userAgent,
+                    audience: parameters["audience"], scope: parameters["scope"]))
+            throw error
         }
-        guard client.client.allows(handler.grantType) else {
-            throw OAuthError(.unauthorizedClient, "Grant type '\(grantType)' not allowed for the client.")
-        }
-        let tokenRequest = TokenRequest(
-            parameters: parameters, client: client, clientAuthenticated: authenticated,
-            ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
-            userAgent: request.headers[.userAgent])
-        let response = try await handler.exchange(tokenRequest)
-        return .json(JSONValue.serializedObject(response.members), noStore: true)
     }
 }

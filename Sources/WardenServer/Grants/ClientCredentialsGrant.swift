@@ -7,46 +7,40 @@ struct ClientCredentialsGrant: GrantHandler {
     let issuer: TokenIssuer
     var grantType: GrantType { .clientCredentials }
     var requiresClientAuthentication: Bool { true }
+    var failureEvent: LogEventType { .clientCredentialsFailed }
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let clientID = request.client.client.clientID
-        do {
-            let audience = try request.require("audience")
-            guard let api = try await runtime.cache.resourceServer(identifier: audience),
-                let grant = try await runtime.cache.clientGrant(clientID: clientID, audience: audience)
-            else {
-                throw OAuthError(
-                    .accessDenied, "Client has not been granted scopes for: \(audience)", status: 403)
-            }
-            var scope = grant.scope
-            if let requested = request.parameters["scope"] {
-                let wanted = requested.split(separator: " ").map(String.init)
-                let allowed = Set(grant.scope)
-                if let outside = wanted.first(where: { !allowed.contains($0) }) {
-                    throw OAuthError(.invalidScope, "Client has not been granted scope: \(outside)")
-                }
-                scope = wanted.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            }
-            let token = try await issuer.accessToken(
-                .init(
-                    subject: clientID + "@clients", audiences: [api.identifier], clientID: clientID, scope: scope,
-                    lifetime: api.tokenLifetime, algorithm: api.signingAlg,
-                    extraClaims: [("gty", "client-credentials")]))
-            issuer.count(.clientCredentials)
-            issuer.log(
-                .clientCredentialsSucceeded, request: request, clientID: clientID, audience: audience,
-                scope: scope.joined(separator: " "))
-            return TokenResponse(members: [
-                ("access_token", .string(token)),
-                ("scope", .string(scope.joined(separator: " "))),
-                ("expires_in", .number(Double(api.tokenLifetime))),
-                ("token_type", "Bearer"),
-            ])
-        } catch let error as OAuthError {
-            issuer.log(
-                .clientCredentialsFailed, request: request, clientID: clientID, description: error.description,
-                audience: request.parameters["audience"])
-            throw error
+        let audience = try request.require("audience")
+        guard let api = try await runtime.cache.resourceServer(identifier: audience),
+            let grant = try await runtime.cache.clientGrant(clientID: clientID, audience: audience)
+        else {
+            throw OAuthError(
+                .accessDenied, "Client has not been granted scopes for: \(audience)", status: 403)
         }
+        var scope = grant.scope
+        if let requested = request.parameters["scope"] {
+            let wanted = requested.split(separator: " ").map(String.init)
+            let allowed = Set(grant.scope)
+            if let outside = wanted.first(where: { !allowed.contains($0) }) {
+                throw OAuthError(.invalidScope, "Client has not been granted scope: \(outside)")
+            }
+            scope = wanted.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        }
+        let token = try await issuer.accessToken(
+            .init(
+                subject: clientID + "@clients", audiences: [api.identifier], clientID: clientID, scope: scope,
+                lifetime: api.tokenLifetime, algorithm: api.signingAlg,
+                extraClaims: [("gty", "client-credentials")]))
+        issuer.count(.clientCredentials)
+        issuer.log(
+            .clientCredentialsSucceeded, request: request, clientID: clientID, audience: audience,
+            scope: scope.joined(separator: " "))
+        return TokenResponse(members: [
+            ("access_token", .string(token)),
+            ("scope", .string(scope.joined(separator: " "))),
+            ("expires_in", .number(Double(api.tokenLifetime))),
+            ("token_type", "Bearer"),
+        ])
     }
 }

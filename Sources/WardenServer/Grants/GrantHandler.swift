@@ -8,6 +8,8 @@ protocol GrantHandler: Sendable {
     /// Whether the client must authenticate (confidential clients) — public clients may use some grants
     /// with `client_id` alone.
     var requiresClientAuthentication: Bool { get }
+    /// The log event written when an exchange of this grant fails (SPEC §10), client authentication included.
+    var failureEvent: LogEventType { get }
     /// Checks the request and issues tokens, or throws an ``OAuthError``.
     func exchange(_ request: TokenRequest) async throws -> TokenResponse
 }

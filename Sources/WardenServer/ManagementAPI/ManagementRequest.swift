@@ -39,16 +39,14 @@ enum ManagementRequest {
             let data = Data(JSONValue.object(object).serialized.utf8)
             return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw ManagementError.invalidBody(
-                "Payload validation error: invalid type for '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-            )
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ManagementError.invalidBody("Payload validation error: invalid type for '\(path)'")
         } catch let DecodingError.keyNotFound(key, _) {
             throw ManagementError.invalidBody(
                 "Payload validation error: missing required property '\(key.stringValue)'")
         } catch let DecodingError.dataCorrupted(context) {
-            throw ManagementError.invalidBody(
-                "Payload validation error: invalid value for '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-            )
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ManagementError.invalidBody("Payload validation error: invalid value for '\(path)'")
         }
     }
 
@@ -104,21 +102,21 @@ enum ManagementRequest {
         guard let text, !text.isEmpty else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw ManagementError.invalidQuery(
-                "Query validation error: '\(name)' must be an integer between \(range.lowerBound) and \(range.upperBound)"
-            )
+                "Query validation error: '\(name)' must be an integer between \(range.lowerBound) and "
+                    + "\(range.upperBound)")
         }
         return number
     }
 
-    /// Runs a storage write, answering a taken unique key with 409 `conflict` (`message`) and a record that
-    /// vanished meanwhile with 404 `inexistent_{resource}`.
+    /// Runs a storage write, answering a taken unique key with 409 `conflict` (`message`, or the store's own
+    /// description) and a record that vanished meanwhile with 404 `inexistent_{resource}`.
     static func write<Value>(
-        _ resource: String, conflict message: String, _ operation: () async throws -> Value
+        _ resource: String, conflict message: String? = nil, _ operation: () async throws -> Value
     ) async throws -> Value {
         do {
             return try await operation()
-        } catch StorageError.conflict {
-            throw ManagementError.conflict(message)
+        } catch StorageError.conflict(let detail) {
+            throw ManagementError.conflict(message ?? detail)
         } catch StorageError.notFound {
             let noun = resource.split(separator: "_").joined(separator: " ")
             throw ManagementError.notFound(resource, "The \(noun) does not exist")
@@ -142,7 +140,8 @@ enum ManagementResponse {
         return .json(.object(object))
     }
 
-    /// One page of a list held in memory (a role's permissions, a user's roles), as ``list(_:total:page:includeTotals:name:next:)``.
+    /// One page of a list held in memory (a role's permissions, a user's roles), shaped as
+    /// ``list(_:total:page:includeTotals:name:next:)``.
     static func list(
         all items: [JSONValue], page: PageRequest, includeTotals: Bool, name: String
     ) -> Response {
@@ -162,6 +161,11 @@ enum ManagementResponse {
     static func members(of value: some Encodable) throws -> [String: JSONValue] {
         let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
         return json.objectValue ?? [:]
+    }
+
+    /// A Codable model as a JSON object.
+    static func object(of value: some Encodable) throws -> JSONValue {
+        .object(try members(of: value))
     }
 
     /// An ISO 8601 time with milliseconds in UTC, e.g. `2026-11-22T01:02:03.456Z` (SPEC conventions).

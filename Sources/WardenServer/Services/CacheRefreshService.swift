@@ -10,7 +10,7 @@ struct CacheRefreshService: Service {
     func run() async throws {
         let interval = Duration.milliseconds(Int(runtime.configuration.cacheTTL * 1000))
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             do {
                 try await runtime.keys.refresh()
                 try await runtime.cache.reload()

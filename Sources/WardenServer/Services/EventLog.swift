@@ -53,7 +53,7 @@ public final class EventLog: Service {
     public func run() async throws {
         var lastPurge = ContinuousClock.now - .seconds(3600)
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
             await flush()
             if ContinuousClock.now - lastPurge >= .seconds(3600) {
                 lastPurge = ContinuousClock.now

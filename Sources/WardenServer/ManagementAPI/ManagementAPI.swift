@@ -1,0 +1,17 @@
+import Hummingbird
+
+/// The Management API under `{issuer}api/v2/` (SPEC §9): one controller per resource.
+struct ManagementAPI {
+    let runtime: WardenRuntime
+
+    /// Registers every Management route on `group` (already behind ``ManagementAuthMiddleware``).
+    func addRoutes(to group: RouterGroup<WardenRequestContext>) {
+        ClientsController(runtime: runtime).addRoutes(to: group)
+        ResourceServersController(runtime: runtime).addRoutes(to: group)
+        ClientGrantsController(runtime: runtime).addRoutes(to: group)
+        UsersController(runtime: runtime).addRoutes(to: group)
+        RolesController(runtime: runtime).addRoutes(to: group)
+        LogsController(runtime: runtime).addRoutes(to: group)
+        SigningKeysController(runtime: runtime).addRoutes(to: group)
+    }
+}

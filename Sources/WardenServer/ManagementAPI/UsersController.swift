@@ -1,0 +1,231 @@
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+import WardenCore
+
+/// `/api/v2/users`, `/api/v2/users-by-email` and `/api/v2/users/{id}/roles` (SPEC §9): the users of the one
+/// database connection, their search (`q`, `search_engine=v3`) and their roles.
+struct UsersController {
+    let runtime: WardenRuntime
+    var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
+
+    static let profileProperties: Set<String> = [
+        "email", "email_verified", "password", "name", "nickname", "picture", "user_metadata", "app_metadata",
+        "blocked", "connection",
+    ]
+    /// Create may also choose the `user_id`; PATCH may not.
+    static let createProperties = profileProperties.union(["user_id"])
+
+    func addRoutes(to group: RouterGroup<WardenRequestContext>) {
+        group.get("users") { request, context in
+            try context.requireScope("read:users")
+            return try await search(request)
+        }
+        group.post("users") { request, context in
+            try await audit.change("Create a User", scope: "create:users", request, context) {
+                try await create(request)
+            }
+        }
+        group.get("users-by-email") { request, context in
+            try context.requireScope("read:users")
+            guard let email = ManagementRequest.query(request)["email"], !email.isEmpty else {
+                throw ManagementError.invalidQuery("Query validation error: 'email' is required")
+            }
+            let record = try await runtime.store.user(email: email)
+            return Response.json(.array(record.map { [Self.representation($0.user)] } ?? []))
+        }
+        group.get("users/:id") { _, context in
+            try context.requireScope("read:users")
+            return Response.json(Self.representation(try await record(context).user))
+        }
+        group.patch("users/:id") { request, context in
+            try await audit.change("Update a User", scope: "update:users", request, context) {
+                try await update(request, context)
+            }
+        }
+        group.delete("users/:id") { request, context in
+            try await audit.change("Delete a User", scope: "delete:users", request, context) {
+                let id = try ManagementRequest.parameter("id", of: context)
+                guard try await runtime.store.deleteUser(id: id) else { throw Self.notFound }
+                return ManagementResponse.noContent
+            }
+        }
+        addRoleRoutes(to: group)
+    }
+
+    /// `GET|POST|DELETE /users/{id}/roles` with `{"roles": [ids]}` (changes need `update:users`).
+    private func addRoleRoutes(to group: RouterGroup<WardenRequestContext>) {
+        group.get("users/:id/roles") { request, context in
+            try context.requireScope("read:users")
+            let (page, totals) = try ManagementRequest.paging(request)
+            let user = try await record(context).user
+            let roles = try await runtime.store.roles(ofUser: user.userID)
+            return ManagementResponse.list(
+                all: try roles.map { try ManagementResponse.object(of: $0) }, page: page,
+                includeTotals: totals, name: "roles")
+        }
+        group.post("users/:id/roles") { request, context in
+            try await audit.change("Assign roles to a user", scope: "update:users", request, context) {
+                let user = try await record(context).user
+                try await runtime.store.assignRoles(try await roleIDs(request), toUser: user.userID)
+                return Response(status: .created)
+            }
+        }
+        group.delete("users/:id/roles") { request, context in
+            try await audit.change("Remove roles from a user", scope: "update:users", request, context) {
+                let user = try await record(context).user
+                try await runtime.store.removeRoles(try await roleIDs(request), fromUser: user.userID)
+                return ManagementResponse.noContent
+            }
+        }
+    }
+
+    private static let notFound = ManagementError.notFound("user", "The user does not exist.")
+
+    private func record(_ context: WardenRequestContext) async throws -> UserRecord {
+        let id = try ManagementRequest.parameter("id", of: context)
+        guard let record = try await runtime.store.user(id: id) else { throw Self.notFound }
+        return record
+    }
+
+    /// `GET /users?q=&search_engine=v3&page=&per_page=&include_totals=&sort=field:1|-1`.
+    private func search(_ request: Request) async throws -> Response {
+        let parameters = ManagementRequest.query(request)
+        let (page, totals) = try ManagementRequest.paging(request)
+        if let engine = parameters["search_engine"], !engine.isEmpty, engine != "v3" {
+            throw ManagementError.invalidQuery("Query validation error: 'search_engine' must be v3")
+        }
+        let query: UserQuery
+        do {
+            query = try UserQueryParser.parse(parameters["q"] ?? "")
+        } catch {
+            throw ManagementError.invalidQuery(error.message)
+        }
+        let sort = try ManagementRequest.sort(request, fields: Set(UserSort.Field.allCases.map(\.rawValue))).map {
+            UserSort(field: UserSort.Field(rawValue: $0.field)!, ascending: $0.ascending)
+        }
+        let result = try await runtime.store.searchUsers(query, sort: sort, page: page)
+        return ManagementResponse.list(
+            result.items.map { Self.representation($0.user) }, total: result.total, page: page,
+            includeTotals: totals, name: "users")
+    }
+
+    private func create(_ request: Request) async throws -> Response {
+        let body = try await ManagementBody.read(request, allowed: Self.createProperties)
+        let userID = try body.string("user_id").map { given in
+            guard !given.isEmpty, given.count <= 255, !given.contains(where: \.isWhitespace) else {
+                throw body.invalid("user_id", "Expected 1 to 255 characters without spaces")
+            }
+            return given.contains("|") ? given : "auth0|" + given
+        }
+        _ = try body.requiredString("email")
+        var record = UserRecord(
+            user: User(userID: userID ?? Self.generatedID(), email: nil, createdAt: runtime.clock.now()),
+            passwordHash: nil)
+        try apply(body, to: &record)
+        try await ManagementRequest.write("user", conflict: "The user already exists.") {
+            try await runtime.store.insertUser(record)
+        }
+        return Response.json(Self.representation(record.user), status: .created)
+    }
+
+    private func update(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
+        var record = try await record(context)
+        let body = try await ManagementBody.read(request, allowed: Self.profileProperties)
+        try apply(body, to: &record)
+        record.user.updatedAt = runtime.clock.now()
+        try await ManagementRequest.write("user", conflict: "The specified new email already exists") {
+            try await runtime.store.updateUser(record)
+        }
+        return Response.json(Self.representation(record.user))
+    }
+
+    /// Sets every property the body carries (SPEC §9). Metadata objects are merged one level deep, as the
+    /// vendor does: a `null` member removes that key, `{}` or `null` clears the whole object.
+    private func apply(_ body: ManagementBody, to record: inout UserRecord) throws {
+        if let connection = try body.string("connection"), connection != User.connection {
+            throw body.invalid("connection", "The only connection is \(User.connection)")
+        }
+        if body.has("email") { record.user.email = try Self.email(body) }
+        if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
+        if body.has("password") { record.passwordHash = try password(body) }
+        if body.has("name") { record.user.name = try body.string("name") }
+        if body.has("nickname") { record.user.nickname = try body.string("nickname") }
+        if body.has("picture") { record.user.picture = try body.url("picture") }
+        if body.has("user_metadata") {
+            record.user.userMetadata = Self.merge(record.user.userMetadata, try body.jsonObject("user_metadata"))
+        }
+        if body.has("app_metadata") {
+            record.user.appMetadata = Self.merge(record.user.appMetadata, try body.jsonObject("app_metadata"))
+        }
+        if body.has("blocked") { record.user.blocked = try body.bool("blocked") ?? false }
+    }
+
+    /// A required e-mail address, lower-cased as the vendor stores it.
+    private static func email(_ body: ManagementBody) throws -> String {
+        let email = try body.requiredString("email")
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 254,
+            !email.contains(where: \.isWhitespace)
+        else { throw body.invalid("email", "Not an e-mail address") }
+        return email.lowercased()
+    }
+
+    /// The bcrypt hash of `password` (8 to 72 bytes: bcrypt ignores what lies beyond 72), or `nil` for `null`.
+    private func password(_ body: ManagementBody) throws -> String? {
+        guard let password = try body.string("password") else { return nil }
+        guard (8...72).contains(password.utf8.count) else {
+            throw body.invalid("password", "Expected 8 to 72 bytes")
+        }
+        return Bcrypt.hash(password, cost: runtime.configuration.bcryptCost)
+    }
+
+    private static func merge(_ current: [String: JSONValue], _ patch: [String: JSONValue]?) -> [String: JSONValue] {
+        guard let patch, !patch.isEmpty else { return [:] }
+        return current.merging(patch) { _, new in new }.filter { $0.value != .null }
+    }
+
+    /// `auth0|` and 24 random hex digits.
+    private static func generatedID() -> String {
+        let digits = Array("0123456789abcdef")
+        return "auth0|" + String((0..<24).map { _ in digits.randomElement()! })
+    }
+
+    /// The `{"roles": [ids]}` body; every role must exist.
+    private func roleIDs(_ request: Request) async throws -> [String] {
+        let body = try await ManagementBody.read(request, allowed: ["roles"])
+        guard let ids = try body.strings("roles"), !ids.isEmpty else {
+            throw body.invalid("roles", "Expected a non-empty array of role ids")
+        }
+        for id in ids where try await runtime.store.role(id: id) == nil {
+            throw body.invalid("roles", "The role \(id) does not exist")
+        }
+        return ids
+    }
+
+    /// The user as the vendor's Management API shows it (never the password hash).
+    static func representation(_ user: User) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "user_id": .string(user.userID),
+            "email_verified": .bool(user.emailVerified),
+            "user_metadata": .object(user.userMetadata),
+            "app_metadata": .object(user.appMetadata),
+            "blocked": .bool(user.blocked),
+            "created_at": ManagementResponse.timestamp(user.createdAt),
+            "updated_at": ManagementResponse.timestamp(user.updatedAt),
+            "logins_count": .number(Double(user.loginsCount)),
+            "identities": [
+                [
+                    "connection": .string(User.connection), "provider": "auth0", "isSocial": false,
+                    "user_id": .string(String(user.userID.split(separator: "|", maxSplits: 1).last ?? "")),
+                ]
+            ],
+        ]
+        let optional = [
+            ("email", user.email), ("name", user.name), ("nickname", user.nickname), ("picture", user.picture),
+        ]
+        for case (let key, let value?) in optional { members[key] = .string(value) }
+        if let lastLogin = user.lastLogin { members["last_login"] = ManagementResponse.timestamp(lastLogin) }
+        return .object(members)
+    }
+}

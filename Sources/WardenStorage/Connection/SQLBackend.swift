@@ -1,0 +1,12 @@
+import SQLKit
+
+/// One engine's connections, as ``SQLStore`` uses them.
+protocol SQLBackend: Sendable {
+    var engine: SQLEngineKind { get }
+    /// Runs single statements, each on whichever connection is free.
+    var database: any SQLDatabase { get }
+    /// Runs `body` on one connection that no other task uses meanwhile: for transactions.
+    func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Closes the connections; the backend cannot be used afterwards.
+    func shutdown() async throws
+}

@@ -1,0 +1,48 @@
+import Logging
+import NIOPosix
+import SQLiteKit
+
+/// SQLite through one connection: SQLite serializes writers anyway, and one connection makes `sqlite::memory:`
+/// a single database for the whole process. Every statement goes through an ``AsyncSerialLock``, so a
+/// transaction (a session) has the connection to itself.
+struct SQLiteBackend: SQLBackend {
+    let connection: SQLiteConnection
+    let database: any SQLDatabase
+    private let lock: AsyncSerialLock
+
+    var engine: SQLEngineKind { .sqlite }
+
+    /// Opens the database and applies the connection settings (WAL and a busy timeout for files).
+    static func open(_ storage: SQLiteConnection.Storage, logger: Logger) async throws -> SQLiteBackend {
+        let connection = try await SQLiteConnection.open(
+            storage: storage, threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+        let direct = connection.sql(queryLogLevel: nil)
+        do {
+            for pragma in pragmas(for: storage) {
+                try await direct.raw(pragma).run()
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        let lock = AsyncSerialLock()
+        return SQLiteBackend(
+            connection: connection, database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock)
+    }
+
+    private static func pragmas(for storage: SQLiteConnection.Storage) -> [SQLQueryString] {
+        guard case .file = storage else { return ["PRAGMA foreign_keys = ON"] }
+        return [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000",
+            "PRAGMA foreign_keys = ON",
+        ]
+    }
+
+    func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database.withSession(body)
+    }
+
+    func shutdown() async throws {
+        try await lock.withLock { try await connection.close() }
+    }
+}

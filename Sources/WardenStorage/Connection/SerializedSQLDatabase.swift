@@ -1,0 +1,32 @@
+import Logging
+import NIOCore
+import SQLKit
+
+/// An `SQLDatabase` over one SQLite connection that runs one statement, or one session, at a time.
+///
+/// A session (``withSession(_:)``) holds the lock for its whole duration and talks to the connection
+/// directly, so a transaction's statements are never interleaved with statements of other tasks.
+struct SerializedSQLDatabase: SQLDatabase {
+    let base: any SQLDatabase
+    let lock: AsyncSerialLock
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+    func execute(
+        sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await lock.withLock { try await base.execute(sql: query, onRow) }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await lock.withLock { try await closure(base) }
+    }
+}

@@ -1,0 +1,133 @@
+import SQLKit
+
+extension Migration {
+    /// Every migration, in order. Append new ones; never edit one that has shipped.
+    ///
+    /// Times are `BIGINT` milliseconds since the epoch; JSON is `TEXT`; e-mail addresses are stored lower-cased.
+    static let all: [Migration] = [
+        Migration(version: 1, name: "initial schema") { ddl in
+            [
+                """
+                CREATE TABLE clients (
+                    client_id TEXT PRIMARY KEY,
+                    secret_hash TEXT,
+                    data TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX clients_created ON clients (created_at, client_id)",
+                """
+                CREATE TABLE resource_servers (
+                    id TEXT PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE,
+                    data TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX resource_servers_created ON resource_servers (created_at, id)",
+                """
+                CREATE TABLE client_grants (
+                    id TEXT PRIMARY KEY,
+                    client_id TEXT NOT NULL,
+                    audience TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    UNIQUE (client_id, audience)
+                )
+                """,
+                "CREATE INDEX client_grants_audience ON client_grants (audience)",
+                """
+                CREATE TABLE users (
+                    user_id TEXT PRIMARY KEY,
+                    email TEXT UNIQUE,
+                    email_verified \(ddl.boolean) NOT NULL,
+                    name TEXT,
+                    nickname TEXT,
+                    picture TEXT,
+                    blocked \(ddl.boolean) NOT NULL,
+                    user_metadata TEXT NOT NULL,
+                    app_metadata TEXT NOT NULL,
+                    password_hash TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    last_login BIGINT,
+                    logins_count BIGINT NOT NULL
+                )
+                """,
+                // The user search compares lower(name) and lower(nickname).
+                "CREATE INDEX users_name ON users (lower(name))",
+                "CREATE INDEX users_nickname ON users (lower(nickname))",
+                "CREATE INDEX users_created ON users (created_at, user_id)",
+                """
+                CREATE TABLE roles (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    description TEXT
+                )
+                """,
+                """
+                CREATE TABLE role_permissions (
+                    role_id TEXT NOT NULL,
+                    resource_server_identifier TEXT NOT NULL,
+                    permission_name TEXT NOT NULL,
+                    PRIMARY KEY (role_id, resource_server_identifier, permission_name)
+                )
+                """,
+                "CREATE INDEX role_permissions_api ON role_permissions (resource_server_identifier)",
+                """
+                CREATE TABLE user_roles (
+                    user_id TEXT NOT NULL,
+                    role_id TEXT NOT NULL,
+                    PRIMARY KEY (user_id, role_id)
+                )
+                """,
+                "CREATE INDEX user_roles_role ON user_roles (role_id)",
+                """
+                CREATE TABLE logs (
+                    seq \(ddl.serialPrimaryKey),
+                    log_id TEXT NOT NULL UNIQUE,
+                    date BIGINT NOT NULL,
+                    type TEXT NOT NULL,
+                    client_id TEXT,
+                    user_id TEXT,
+                    user_name TEXT,
+                    ip TEXT,
+                    audience TEXT,
+                    client_name TEXT,
+                    data TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX logs_type ON logs (type, seq)",
+                "CREATE INDEX logs_date ON logs (date)",
+                "CREATE INDEX logs_user ON logs (user_id, seq)",
+                "CREATE INDEX logs_client ON logs (client_id, seq)",
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    alg TEXT NOT NULL,
+                    private_key TEXT NOT NULL,
+                    current \(ddl.boolean) NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    current_since BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                // At most one current key per algorithm, whatever races between nodes.
+                "CREATE UNIQUE INDEX signing_keys_current ON signing_keys (alg) WHERE current",
+                """
+                CREATE TABLE artefacts (
+                    kind TEXT NOT NULL,
+                    hash TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    consumed_at BIGINT,
+                    PRIMARY KEY (kind, hash)
+                )
+                """,
+                "CREATE INDEX artefacts_expiry ON artefacts (expires_at)",
+            ]
+        }
+    ]
+}

@@ -1,0 +1,101 @@
+import SQLKit
+public import WardenCore
+
+/// `users`: one column per profile field (the ``User`` model is mapped by hand), metadata objects as JSON
+/// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case.
+extension SQLStore {
+    public func insertUser(_ record: UserRecord) async throws {
+        let columns = try Self.userColumns(record)
+        try await UniqueViolation.mapped(Self.userConflict(record)) {
+            try await sql.insert(into: "users")
+                .columns(["user_id", "created_at"] + columns.map(\.name))
+                .values([record.user.userID, record.user.createdAt.millisecondsSince1970] + columns.map(\.value))
+                .run()
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await sql.select().column(SQLLiteral.all).from("users").where("user_id", .equal, id)
+            .first().map(Self.userRecord)
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await sql.select().column(SQLLiteral.all).from("users").where("email", .equal, email.lowercased())
+            .first().map(Self.userRecord)
+    }
+
+    /// Replaces the profile and password hash; `created_at` keeps its stored value.
+    public func updateUser(_ record: UserRecord) async throws {
+        let update = sql.update("users")
+        for column in try Self.userColumns(record) {
+            update.set(column.name, to: column.value)
+        }
+        let updated = try await UniqueViolation.mapped(Self.userConflict(record)) {
+            try await update.where("user_id", .equal, record.user.userID).returning("user_id").first()
+        }
+        guard updated != nil else { throw StorageError.notFound }
+    }
+
+    /// Deletes the user and their role assignments.
+    public func deleteUser(id: String) async throws -> Bool {
+        try await transaction { db in
+            try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
+            return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first()
+                != nil
+        }
+    }
+
+    /// `SELECT … WHERE <query> ORDER BY <sort>, user_id LIMIT … OFFSET …` and a `COUNT(*)` with the same
+    /// predicate. Without `sort`, users come in creation order; missing values sort last either way.
+    public func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<
+        UserRecord
+    > {
+        let sort = sort ?? UserSort(field: .createdAt, ascending: true)
+        let direction = SQLRaw(sort.ascending ? "ASC NULLS LAST" : "DESC NULLS LAST")
+        return try await fetchPage(
+            from: "users", where: sqlPredicate(for: query, dialect: engine),
+            orderBy: [SQLOrderBy(expression: SQLColumn(sort.field.rawValue), direction: direction)]
+                + Self.ascending("user_id"),
+            page: page
+        ) { try Self.userRecord($0) }
+    }
+
+    /// The columns of a record besides `user_id` and `created_at`, which never change.
+    private static func userColumns(_ record: UserRecord) throws -> [(name: String, value: any Encodable & Sendable)] {
+        let user = record.user
+        return [
+            ("email", user.email?.lowercased()),
+            ("email_verified", user.emailVerified),
+            ("name", user.name),
+            ("nickname", user.nickname),
+            ("picture", user.picture),
+            ("blocked", user.blocked),
+            ("user_metadata", try JSONColumn.encode(user.userMetadata)),
+            ("app_metadata", try JSONColumn.encode(user.appMetadata)),
+            ("password_hash", record.passwordHash),
+            ("updated_at", user.updatedAt.millisecondsSince1970),
+            ("last_login", user.lastLogin?.millisecondsSince1970),
+            ("logins_count", Int64(user.loginsCount)),
+        ]
+    }
+
+    private static func userConflict(_ record: UserRecord) -> String {
+        "The user already exists (user_id '\(record.user.userID)' or its e-mail address is taken)"
+    }
+
+    private static func userRecord(_ row: any SQLRow) throws -> UserRecord {
+        var user = User(
+            userID: try row.value("user_id"), email: try row.value("email"), createdAt: try row.date("created_at"))
+        user.emailVerified = try row.value("email_verified")
+        user.name = try row.value("name")
+        user.nickname = try row.value("nickname")
+        user.picture = try row.value("picture")
+        user.blocked = try row.value("blocked")
+        user.userMetadata = try row.json("user_metadata")
+        user.appMetadata = try row.json("app_metadata")
+        user.updatedAt = try row.date("updated_at")
+        user.lastLogin = try row.optionalDate("last_login")
+        user.loginsCount = Int(try row.value("logins_count", as: Int64.self))
+        return UserRecord(user: user, passwordHash: try row.value("password_hash"))
+    }
+}

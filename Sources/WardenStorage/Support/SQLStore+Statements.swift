@@ -1,0 +1,103 @@
+import Logging
+import SQLKit
+import WardenCore
+
+/// Keys of the PostgreSQL transaction-scoped advisory locks SQLStore takes (`pg_advisory_xact_lock`).
+enum AdvisoryLock: Int64 {
+    /// Held while migrating, so nodes starting together apply each migration once.
+    case migrations = 0x5741_5244_0000_0001
+    /// Held while a new current signing key replaces the previous one.
+    case signingKeys = 0x5741_5244_0000_0002
+}
+
+/// Building blocks shared by the stores: transactions, pages, predicates.
+extension SQLStore {
+    /// Runs `body` in one transaction on one connection: `BEGIN IMMEDIATE` on SQLite (taking the write lock at
+    /// once), `BEGIN` on PostgreSQL, first taking `lock` there when given. Commits when `body` returns,
+    /// rolls back when it throws. `body` must use only the database it is given.
+    func transaction<T: Sendable>(
+        lock: AdvisoryLock? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let engine = engine
+        let logger = logger
+        return try await backend.withSession { db in
+            try await db.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+            do {
+                if let lock, engine == .postgres {
+                    try await db.raw("SELECT pg_advisory_xact_lock(\(bind: lock.rawValue))").run()
+                }
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                do {
+                    try await db.raw("ROLLBACK").run()
+                } catch let rollbackError {
+                    logger.warning("Rollback failed", metadata: ["error": "\(String(reflecting: rollbackError))"])
+                }
+                throw error
+            }
+        }
+    }
+
+    /// The rows of `table` matching `predicate` in `order`, one page of them (and the count of all matches),
+    /// or all of them when `page` is `nil`.
+    func fetchPage<Item: Sendable>(
+        from table: String, where predicate: (any SQLExpression)? = nil, orderBy order: [any SQLExpression],
+        page: PageRequest?, _ item: (any SQLRow) throws -> Item
+    ) async throws -> PageResult<Item> {
+        let select = sql.select().column(SQLLiteral.all).from(table)
+        if let predicate { select.where(predicate) }
+        order.forEach { select.orderBy($0) }
+        if let page { select.limit(page.perPage).offset(page.offset) }
+        let items = try await select.all().map(item)
+        guard let page else { return PageResult(items: items, total: items.count) }
+        // A short page that is not past the end tells the total without counting.
+        if items.count < page.perPage, !items.isEmpty || page.offset == 0 {
+            return PageResult(items: items, total: page.offset + items.count)
+        }
+        return PageResult(items: items, total: try await count(from: table, where: predicate))
+    }
+
+    /// `SELECT COUNT(*) FROM table WHERE predicate`.
+    func count(from table: String, where predicate: (any SQLExpression)? = nil, on db: (any SQLDatabase)? = nil)
+        async throws -> Int
+    {
+        let select = (db ?? sql).select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table)
+        if let predicate { select.where(predicate) }
+        return try await select.first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    /// `column ASC, tiebreaker ASC`: creation order, stable across pages.
+    static func ascending(_ columns: String...) -> [any SQLExpression] {
+        columns.map { SQLOrderBy(expression: SQLColumn($0), direction: SQLDirection.ascending) }
+    }
+
+    /// `column = value`.
+    static func equals(_ column: String, _ value: any Encodable & Sendable) -> any SQLExpression {
+        SQLBinaryExpression(SQLColumn(column), .equal, SQLBind(value))
+    }
+
+    /// `column IN (values…)`; `FALSE` for no values.
+    static func isIn(_ column: String, _ values: [any Encodable & Sendable]) -> any SQLExpression {
+        guard !values.isEmpty else { return SQLLiteral.boolean(false) }
+        return SQLBinaryExpression(SQLColumn(column), .in, SQLBind.group(values))
+    }
+
+    /// The conjunction of `predicates`, or `nil` for none.
+    static func allOf(_ predicates: [any SQLExpression]) -> (any SQLExpression)? {
+        junction(predicates, .and)
+    }
+
+    /// The disjunction of `predicates`, or `nil` for none.
+    static func anyOf(_ predicates: [any SQLExpression]) -> (any SQLExpression)? {
+        junction(predicates, .or)
+    }
+
+    /// `((a) op (b) op …)`, parenthesized so that it can be combined with anything.
+    private static func junction(_ predicates: [any SQLExpression], _ op: SQLBinaryOperator) -> (any SQLExpression)? {
+        guard !predicates.isEmpty else { return nil }
+        return SQLGroupExpression(
+            SQLList(predicates.map { SQLGroupExpression($0) }, separator: SQLQueryString(" \(op) ")))
+    }
+}

@@ -1,0 +1,119 @@
+"""pytest fixtures for Warden's third-party interoperability suite.
+
+One `warden serve` per test session (session-scoped fixture `warden`), started from the built binary
+(`WARDEN_BIN`, default `<repo>/.build/debug/warden`) in a fresh temp working directory, on a free port, against
+the database named by `WARDEN_TEST_DATABASE`:
+
+    sqlite (default)            -> sqlite:<tmpdir>/warden.sqlite
+    postgres://user:pw@h:p/db   -> that database (shared over time: every test uses uuid-suffixed names)
+
+Run: `python -m pytest tests/interop` (after `swift build`), or the whole thing with `scripts/test`.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import secrets
+import shutil
+import sys
+import tempfile
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from wardenlib import Warden  # noqa: E402
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+_SERVERS: list[Warden] = []
+
+
+def pytest_report_header(config):
+    return [f"warden binary: {os.environ.get('WARDEN_BIN') or REPO / '.build/debug/warden'}",
+            f"warden database: {os.environ.get('WARDEN_TEST_DATABASE', 'sqlite')}"]
+
+
+def _database_url(workdir: str) -> str:
+    choice = os.environ.get("WARDEN_TEST_DATABASE", "sqlite").strip()
+    if choice in ("", "sqlite"):
+        return f"sqlite:{workdir}/warden.sqlite"
+    if choice.startswith(("postgres://", "postgresql://", "sqlite:")):
+        return choice
+    raise pytest.UsageError(f"WARDEN_TEST_DATABASE must be 'sqlite' or a postgres:// URL, not {choice!r}")
+
+
+@pytest.fixture(scope="session")
+def warden(request) -> Warden:
+    """The running server. Attributes: base_url (= issuer, trailing slash), port, domain, mgmt_client_id,
+    mgmt_client_secret, database_url, process, workdir; helpers mgmt_token(scopes=None), mgmt(...), cli(...)."""
+    binary = os.environ.get("WARDEN_BIN") or str(REPO / ".build" / "debug" / "warden")
+    if not os.access(binary, os.X_OK):
+        pytest.fail(f"no server binary at {binary}: run `swift build` first (or set WARDEN_BIN)", pytrace=False)
+    workdir = tempfile.mkdtemp(prefix="warden-interop-")
+    server = Warden(binary=binary, workdir=workdir, database_url=_database_url(workdir),
+                    mgmt_client_id="interop-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
+                    pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
+    _SERVERS.append(server)
+    server.start()
+    try:
+        server.wait_ready(timeout=30)
+    except RuntimeError as error:
+        server.stop()
+        pytest.fail(str(error), pytrace=False)
+    yield server
+    server.stop()
+    failed = request.session.testsfailed
+    crash = server.crash_report()
+    if failed or crash:
+        sys.stderr.write(f"\n{server.output_tail(120)}\n")
+    warning = server.shutdown_warning()
+    if warning:
+        sys.stderr.write(f"\nWARNING: {warning}\n")
+    if os.environ.get("WARDEN_TEST_KEEP_LOGS") == "1":
+        sys.stderr.write(f"\nserver working directory kept: {workdir}\n")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if crash:
+        pytest.fail(f"warden crashed during the session: {crash}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _server_still_running(request):
+    """Fails a test at once, with the server's output, when the server died before or during it."""
+    if "warden" not in request.fixturenames:
+        yield
+        return
+    server: Warden = request.getfixturevalue("warden")
+    if not server.alive():
+        pytest.fail(f"warden is not running (exit status {server.process.returncode}); see the first failure",
+                    pytrace=False)
+    yield
+    if not server.alive():
+        pytest.fail(f"warden died during this test (exit status {server.process.returncode})\n"
+                    f"{server.output_tail()}", pytrace=False)
+
+
+@pytest.fixture
+def mgmt_token(warden: Warden):
+    """`mgmt_token(scopes=None)`: a Management API token of the bootstrap client."""
+    return warden.mgmt_token
+
+
+@pytest.fixture
+def sdk(warden: Warden):
+    """auth0-python's (v6, Fern-generated) Management client pointed at Warden over plain HTTP.
+
+    `ManagementClient` always builds `https://{domain}/api/v2`, so the generated `Auth0` class is used with an
+    explicit base_url; the token is a callable, so a test that revokes keys can make it fetch a new one."""
+    from auth0.management.client import Auth0
+
+    return Auth0(base_url=warden.mgmt_base, token=lambda: warden.mgmt_token(), max_retries=0, timeout=30)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A crash fails the session even when every test passed (e.g. the server died after the last test)."""
+    for server in _SERVERS:
+        crash = server.crash_report()
+        if crash and session.exitstatus == 0:
+            session.exitstatus = 1

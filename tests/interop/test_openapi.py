@@ -1,0 +1,859 @@
+"""SPEC §9 `GET /api/v2/openapi.json`: the OpenAPI 3.1 description of the Management API and of the Authentication
+API's JSON endpoints, "every response and error included".
+
+The document is fetched from the live server (no token), validated as OpenAPI 3.1 with openapi-spec-validator, and
+then used as the oracle for real traffic: every request below goes through `Api.call`, which fails when the status
+is not documented for that operation, when the body does not validate (JSON Schema 2020-12, `$ref`s resolved in the
+document) against the schema documented for that operation and status, when the body carries a property the schema
+does not declare, or when a required response header is missing. The last test fails when a documented operation
+was never exercised.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import time
+import urllib.parse
+from functools import lru_cache
+from typing import Any
+
+import pytest
+import requests
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import best_match
+from openapi_spec_validator import OpenAPIV31SpecValidator, validate as validate_spec
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, uid
+
+ROOT = "urn:warden:openapi"
+JSON_MEDIA = "application/json"
+CONNECTION = "Username-Password-Authentication"
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+# Every operation SPEC §2, §5, §9 and §1 (health) name; the document may add more, never fewer.
+EXPECTED_OPERATIONS = {
+    ("/oauth/token", "post"), ("/.well-known/openid-configuration", "get"), ("/.well-known/jwks.json", "get"),
+    ("/healthz", "get"), ("/readyz", "get"), ("/api/v2/openapi.json", "get"),
+    ("/api/v2/clients", "get"), ("/api/v2/clients", "post"), ("/api/v2/clients/{id}", "get"),
+    ("/api/v2/clients/{id}", "patch"), ("/api/v2/clients/{id}", "delete"),
+    ("/api/v2/clients/{id}/rotate-secret", "post"),
+    ("/api/v2/resource-servers", "get"), ("/api/v2/resource-servers", "post"),
+    ("/api/v2/resource-servers/{id}", "get"), ("/api/v2/resource-servers/{id}", "patch"),
+    ("/api/v2/resource-servers/{id}", "delete"),
+    ("/api/v2/client-grants", "get"), ("/api/v2/client-grants", "post"), ("/api/v2/client-grants/{id}", "patch"),
+    ("/api/v2/client-grants/{id}", "delete"),
+    ("/api/v2/users", "get"), ("/api/v2/users", "post"), ("/api/v2/users/{id}", "get"),
+    ("/api/v2/users/{id}", "patch"), ("/api/v2/users/{id}", "delete"), ("/api/v2/users-by-email", "get"),
+    ("/api/v2/users/{id}/roles", "get"), ("/api/v2/users/{id}/roles", "post"), ("/api/v2/users/{id}/roles", "delete"),
+    ("/api/v2/roles", "get"), ("/api/v2/roles", "post"), ("/api/v2/roles/{id}", "get"), ("/api/v2/roles/{id}", "patch"),
+    ("/api/v2/roles/{id}", "delete"), ("/api/v2/roles/{id}/permissions", "get"),
+    ("/api/v2/roles/{id}/permissions", "post"), ("/api/v2/roles/{id}/permissions", "delete"),
+    ("/api/v2/logs", "get"), ("/api/v2/logs/{id}", "get"),
+    ("/api/v2/keys/signing", "get"), ("/api/v2/keys/signing/{kid}", "get"), ("/api/v2/keys/signing/rotate", "post"),
+    ("/api/v2/keys/signing/{kid}/revoke", "put"),
+}
+# SPEC §9: the scope of the verb and resource, besides these exceptions.
+VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
+SCOPE_EXCEPTIONS = {
+    ("/api/v2/clients/{id}/rotate-secret", "post"): "update:clients",
+    ("/api/v2/users-by-email", "get"): "read:users",
+    ("/api/v2/users/{id}/roles", "post"): "update:users",
+    ("/api/v2/users/{id}/roles", "delete"): "update:users",
+    ("/api/v2/users/{id}/roles", "get"): "read:users",
+    ("/api/v2/roles/{id}/permissions", "post"): "update:roles",
+    ("/api/v2/roles/{id}/permissions", "delete"): "update:roles",
+    ("/api/v2/roles/{id}/permissions", "get"): "read:roles",
+    ("/api/v2/keys/signing/rotate", "post"): "create:signing_keys",
+    ("/api/v2/keys/signing/{kid}/revoke", "put"): "update:signing_keys",
+}
+RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
+                   "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
+                   "post-login-rules": "post_login_rules"}
+
+
+def escape(token: str) -> str:
+    """A JSON Pointer reference token (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def media_type(response: requests.Response) -> str:
+    return (response.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+
+
+def _date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", value):
+        return False
+    datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return True
+
+
+FORMATS = FormatChecker(formats=())
+FORMATS.checks("date-time", raises=ValueError)(_date_time)
+FORMATS.checks("uri")(lambda v: not isinstance(v, str) or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$", v) is not None)
+FORMATS.checks("email")(lambda v: not isinstance(v, str) or re.fullmatch(r"[^@\s]+@[^@\s]+", v) is not None)
+
+
+class Spec:
+    """The served document, with response checking and a record of which (path, method, status) were seen."""
+
+    def __init__(self, document: dict):
+        self.doc = document
+        self.registry = Registry().with_resource(
+            ROOT, Resource.from_contents(document, default_specification=DRAFT202012))
+        self.seen: set[tuple[str, str, int]] = set()
+
+    # ------------------------------------------------------------------------------------------ navigation
+    def at(self, pointer: str) -> Any:
+        node: Any = self.doc
+        for token in pointer.lstrip("/").split("/") if pointer.strip("/") else []:
+            token = token.replace("~1", "/").replace("~0", "~")
+            node = node[int(token)] if isinstance(node, list) else node[token]
+        return node
+
+    def follow(self, pointer: str) -> str:
+        """The pointer after following Reference Objects (`{"$ref": "#/…"}`) of the OpenAPI document."""
+        for _ in range(20):
+            node = self.at(pointer)
+            if not (isinstance(node, dict) and "$ref" in node):
+                return pointer
+            ref = node["$ref"]
+            assert ref.startswith("#/"), f"only local references are expected, found {ref}"
+            pointer = ref[1:]
+        raise AssertionError(f"reference loop at {pointer}")
+
+    def operations(self) -> list[tuple[str, str, dict]]:
+        return [(path, method, item[method]) for path, item in self.doc["paths"].items()
+                for method in METHODS if method in item]
+
+    def management_operations(self) -> list[tuple[str, str, dict]]:
+        return [(p, m, o) for p, m, o in self.operations() if p.startswith("/api/v2/") and p != "/api/v2/openapi.json"]
+
+    # ---------------------------------------------------------------------------------------- validation
+    @lru_cache(maxsize=None)
+    def validator(self, pointer: str) -> Draft202012Validator:
+        return Draft202012Validator({"$ref": f"{ROOT}#{pointer}"}, registry=self.registry, format_checker=FORMATS)
+
+    def is_valid(self, pointer: str, instance: Any) -> bool:
+        return self.validator(pointer).is_valid(instance)
+
+    def schema_errors(self, pointer: str, instance: Any) -> str | None:
+        error = best_match(self.validator(pointer).iter_errors(instance))
+        if error is None:
+            return None
+        return f"{error.message} at {error.json_path} (schema {pointer}{'/' if error.schema_path else ''}" \
+               f"{'/'.join(str(p) for p in error.schema_path)})"
+
+    def _declared(self, pointer: str, instance: dict, found: dict[str, list[str]], state: dict) -> None:
+        """Collects the property schemas (by pointer) an object schema declares, through $ref, allOf, the
+        oneOf/anyOf branches the instance matches, and if/then."""
+        node = self.at(pointer)
+        if not isinstance(node, dict):
+            return
+        if "$ref" in node:
+            ref = node["$ref"]
+            self._declared(ref.split("#", 1)[1], instance, found, state)
+        for key in node.get("properties", {}):
+            found.setdefault(key, []).append(f"{pointer}/properties/{escape(key)}")
+            state["strict"] = state.get("strict", True)
+        extra = node.get("additionalProperties")
+        if extra is not None and extra is not False:
+            state["free"] = True
+            if isinstance(extra, dict):
+                state.setdefault("extra", []).append(f"{pointer}/additionalProperties")
+        for index, _ in enumerate(node.get("allOf", [])):
+            self._declared(f"{pointer}/allOf/{index}", instance, found, state)
+        for keyword in ("oneOf", "anyOf"):
+            for index, _ in enumerate(node.get(keyword, [])):
+                if self.is_valid(f"{pointer}/{keyword}/{index}", instance):
+                    self._declared(f"{pointer}/{keyword}/{index}", instance, found, state)
+        if "if" in node and "then" in node and self.is_valid(f"{pointer}/if", instance):
+            self._declared(f"{pointer}/then", instance, found, state)
+
+    def _items(self, pointer: str, instance: list, found: list[str]) -> None:
+        node = self.at(pointer)
+        if not isinstance(node, dict):
+            return
+        if "$ref" in node:
+            self._items(node["$ref"].split("#", 1)[1], instance, found)
+        if isinstance(node.get("items"), dict):
+            found.append(f"{pointer}/items")
+        for index, _ in enumerate(node.get("allOf", [])):
+            self._items(f"{pointer}/allOf/{index}", instance, found)
+        for keyword in ("oneOf", "anyOf"):
+            for index, _ in enumerate(node.get(keyword, [])):
+                if self.is_valid(f"{pointer}/{keyword}/{index}", instance):
+                    self._items(f"{pointer}/{keyword}/{index}", instance, found)
+
+    def undeclared(self, pointer: str, instance: Any, where: str = "$") -> list[str]:
+        """Members of the body that the schema does not declare (objects whose schema lists `properties` and no
+        `additionalProperties`), so the document cannot silently miss a field the server sends."""
+        problems: list[str] = []
+        if isinstance(instance, dict):
+            found: dict[str, list[str]] = {}
+            state: dict = {}
+            self._declared(pointer, instance, found, state)
+            strict = state.get("strict", False) and not state.get("free", False)
+            for key, value in instance.items():
+                if key in found:
+                    for sub in found[key]:
+                        problems += self.undeclared(sub, value, f"{where}.{key}")
+                elif strict:
+                    problems.append(f"{where}.{key}")
+                else:
+                    for sub in state.get("extra", []):
+                        problems += self.undeclared(sub, value, f"{where}.{key}")
+        elif isinstance(instance, list):
+            items: list[str] = []
+            self._items(pointer, instance, items)
+            for index, value in enumerate(instance):
+                for sub in items:
+                    problems += self.undeclared(sub, value, f"{where}[{index}]")
+        return sorted(set(problems))
+
+    def check(self, response: requests.Response, path: str, method: str) -> None:
+        """Fails unless `response` is one the document declares for `method path`."""
+        method = method.lower()
+        item = self.doc["paths"].get(path)
+        assert item is not None and method in item, f"{method.upper()} {path} is not in the document"
+        status = str(response.status_code)
+        responses = item[method]["responses"]
+        assert status in responses, \
+            f"status {status} is not documented for {method.upper()} {path} (documented: " \
+            f"{sorted(responses)}): {describe(response)}"
+        self.seen.add((path, method, response.status_code))
+        pointer = self.follow(f"/paths/{escape(path)}/{method}/responses/{status}")
+        declared = self.at(pointer)
+        for name, header in (declared.get("headers") or {}).items():
+            header = self.at(self.follow(f"{pointer}/headers/{escape(name)}"))
+            value = response.headers.get(name)
+            if header.get("required"):
+                assert value is not None, f"header {name} missing: {describe(response)}"
+            constant = (header.get("schema") or {}).get("const")
+            if value is not None and constant is not None:
+                assert value == constant, f"header {name}: {value!r} != {constant!r}: {describe(response)}"
+        content = declared.get("content")
+        if not content:
+            assert response.content == b"", f"documented without a body, got one: {describe(response)}"
+            return
+        kind = media_type(response)
+        assert kind in content, f"Content-Type {kind!r} is not documented {sorted(content)}: {describe(response)}"
+        try:
+            body = response.json()
+        except ValueError as error:
+            raise AssertionError(f"not JSON: {describe(response)}") from error
+        schema = f"{pointer}/content/{escape(kind)}/schema"
+        problem = self.schema_errors(schema, body)
+        assert problem is None, f"{method.upper()} {path} {status}: {problem}\n{describe(response)}"
+        extra = self.undeclared(schema, body)
+        assert not extra, f"{method.upper()} {path} {status}: undocumented members {extra}\n{describe(response)}"
+
+
+class Api:
+    """Requests whose every response is checked against the document."""
+
+    def __init__(self, warden, spec: Spec):
+        self.warden = warden
+        self.spec = spec
+
+    def call(self, method: str, path: str, *, ids: dict | None = None, token: str | None = None,
+             bearer: bool = True, headers: dict | None = None, **kwargs: Any) -> requests.Response:
+        """`method path` with `{name}` placeholders filled from `ids` (URL-encoded); Management paths get the
+        bootstrap client's token unless `token` is given or `bearer` is False."""
+        concrete = path
+        for name, value in (ids or {}).items():
+            concrete = concrete.replace("{" + name + "}", urllib.parse.quote(str(value), safe=""))
+        headers = dict(headers or {})
+        management = path.startswith("/api/v2/") and path != "/api/v2/openapi.json"
+        if management and bearer:
+            headers.setdefault("Authorization", f"Bearer {token or self.warden.mgmt_token()}")
+        kwargs.setdefault("timeout", HTTP_TIMEOUT)
+        response = self.warden.http.request(method, self.warden.base_url + concrete.lstrip("/"), headers=headers,
+                                            **kwargs)
+        self.spec.check(response, path, method)
+        return response
+
+    def expect(self, status: int, method: str, path: str, **kwargs: Any) -> requests.Response:
+        response = self.call(method, path, **kwargs)
+        assert response.status_code == status, f"expected {status}: {describe(response)}"
+        return response
+
+    def error(self, status: int, code: str, method: str, path: str, **kwargs: Any) -> dict:
+        """A Management error with this status and errorCode (the body already matched the document)."""
+        body = self.expect(status, method, path, **kwargs).json()
+        assert body["errorCode"] == code, f"expected errorCode {code}: {body}"
+        return body
+
+    def oauth_error(self, status: int, code: str, **kwargs: Any) -> requests.Response:
+        response = self.expect(status, "POST", "/oauth/token", **kwargs)
+        assert response.json()["error"] == code, describe(response)
+        return response
+
+
+@pytest.fixture(scope="module")
+def spec(warden) -> Spec:
+    response = requests.get(warden.url("api/v2/openapi.json"), timeout=HTTP_TIMEOUT)
+    assert response.status_code == 200, describe(response)
+    assert media_type(response) == JSON_MEDIA, describe(response)
+    return Spec(response.json())
+
+
+@pytest.fixture(scope="module")
+def api(warden, spec) -> Api:
+    return Api(warden, spec)
+
+
+def big_body(size: int = 70 * 1024) -> str:
+    return json.dumps({"name": "x" * size})
+
+
+def poll(fn, until, timeout: float = 3.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = fn()
+        if until(result) or time.monotonic() > deadline:
+            return result
+        time.sleep(0.2)
+
+
+def rsa_public_pem() -> str:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return key.public_key().public_bytes(serialization.Encoding.PEM,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+
+
+# ------------------------------------------------------------------------------------------- the document
+def test_document_is_valid_openapi_3_1(spec):
+    doc = spec.doc
+    assert re.fullmatch(r"3\.1\.\d+", doc.get("openapi", "")), doc.get("openapi")
+    validate_spec(doc, cls=OpenAPIV31SpecValidator)
+    assert doc["servers"][0]["url"] == "/", doc.get("servers")
+    for name, schema in doc["components"]["schemas"].items():
+        Draft202012Validator.check_schema(schema)
+    documented = {(path, method) for path, method, _ in spec.operations()}
+    assert not EXPECTED_OPERATIONS - documented, f"undocumented: {sorted(EXPECTED_OPERATIONS - documented)}"
+    for name in ("Client", "ClientCreate", "ClientUpdate", "ResourceServer", "ClientGrant", "User", "Role",
+                 "Permission", "LogEvent", "SigningKey", "JWK", "ManagementError", "OAuthError", "TokenResponse"):
+        assert name in doc["components"]["schemas"], name
+
+
+def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(spec):
+    for path, method, operation in spec.operations():
+        for status, _ in operation["responses"].items():
+            pointer = spec.follow(f"/paths/{escape(path)}/{method}/responses/{status}")
+            content = spec.at(pointer).get("content")
+            if status in ("204",) or (status == "201" and not content):
+                assert not content, f"{method} {path} {status} has content"
+                continue
+            assert content and list(content) == [JSON_MEDIA], f"{method} {path} {status}: {content}"
+            schema = f"{pointer}/content/{escape(JSON_MEDIA)}/schema"
+            if int(status) >= 400 and path not in ("/readyz",):
+                # The shape (members and types) is the API's: a body of the other API's shape never validates.
+                other = ({"statusCode": int(status), "error": "Bad Request", "message": "m", "errorCode": "e"}
+                         if path == "/oauth/token" else {"error": "x", "error_description": "y"})
+                assert not spec.is_valid(schema, other), f"{method} {path} {status} accepts the wrong error shape"
+                node = json.dumps(spec.at(spec.follow(schema)))
+                wanted = "OAuthError" if path == "/oauth/token" else "ManagementError"
+                assert wanted in node, f"{method} {path} {status} does not use {wanted}"
+
+
+def test_management_operations_declare_their_scope_and_common_errors(spec):
+    scopes = spec.doc["components"]["securitySchemes"]["bearerAuth"]["x-scopes"]
+    assert set(MANAGEMENT_SCOPES) <= set(scopes), set(MANAGEMENT_SCOPES) - set(scopes)
+    for path, method, operation in spec.management_operations():
+        security = operation.get("security")
+        assert security and len(security) == 1 and list(security[0]) == ["bearerAuth"], f"{method} {path}"
+        (scope,) = security[0]["bearerAuth"]
+        resource = path.split("/")[3]
+        wanted = SCOPE_EXCEPTIONS.get((path, method)) or f"{VERB_SCOPES[method]}:{RESOURCE_SCOPES[resource]}"
+        assert scope == wanted, f"{method.upper()} {path} documents {scope}, SPEC §9 says {wanted}"
+        for status in ("401", "403", "500"):
+            assert status in operation["responses"], f"{method.upper()} {path} lacks {status}"
+        body = operation.get("requestBody")
+        if body:
+            assert "413" in operation["responses"] and "400" in operation["responses"], f"{method} {path}"
+            schema = spec.at(spec.follow(f"/paths/{escape(path)}/{method}/requestBody/content/"
+                                         f"{escape(JSON_MEDIA)}/schema"))
+            assert schema.get("additionalProperties") is False, f"{method} {path}: unknown properties are refused"
+    openapi = spec.doc["paths"]["/api/v2/openapi.json"]["get"]
+    assert openapi.get("security") == [], "openapi.json needs no token"
+
+
+def test_openapi_json_is_served_without_a_token(api, spec):
+    response = api.expect(200, "GET", "/api/v2/openapi.json", bearer=False)
+    assert response.json() == spec.doc
+    assert media_type(response) == JSON_MEDIA
+    # a token (even a bad one) changes nothing
+    api.expect(200, "GET", "/api/v2/openapi.json", headers={"Authorization": "Bearer nonsense"})
+
+
+# --------------------------------------------------------------------------------- authentication API
+def test_health_discovery_and_jwks(api, warden):
+    api.expect(200, "GET", "/healthz")
+    api.expect(200, "GET", "/readyz")
+    configuration = api.expect(200, "GET", "/.well-known/openid-configuration").json()
+    assert configuration["issuer"] == warden.issuer
+    keys = api.expect(200, "GET", "/.well-known/jwks.json").json()["keys"]
+    assert {key["alg"] for key in keys} >= {"RS256", "ES256"}
+
+
+def test_token_endpoint_success_in_form_json_and_basic(api, warden):
+    m2m = warden.m2m()
+    form = {"grant_type": "client_credentials", "client_id": m2m.client_id, "client_secret": m2m.client_secret,
+            "audience": m2m.audience}
+    body = api.expect(200, "POST", "/oauth/token", data=form).json()
+    assert body["token_type"] == "Bearer" and body["scope"] == "read:things write:things"
+    as_json = {**form, "scope": "read:things", "organization": None, "nonce": ""}
+    assert api.expect(200, "POST", "/oauth/token", json=as_json).json()["scope"] == "read:things"
+    basic = {"grant_type": "client_credentials", "audience": m2m.audience}
+    api.expect(200, "POST", "/oauth/token", data=basic,
+               headers={"Authorization": requests.auth._basic_auth_str(m2m.client_id, m2m.client_secret)})
+
+
+def test_token_endpoint_errors(api, warden):
+    m2m = warden.m2m()
+    other = warden.create_api()
+    base = {"grant_type": "client_credentials", "client_id": m2m.client_id, "client_secret": m2m.client_secret,
+            "audience": m2m.audience}
+    api.oauth_error(400, "invalid_request", data={k: v for k, v in base.items() if k != "grant_type"})
+    api.oauth_error(400, "unsupported_grant_type", data={**base, "grant_type": "urn:example:nothing"})
+    api.oauth_error(400, "invalid_request", data=json.dumps(base), headers={"Content-Type": "text/plain"})
+    api.oauth_error(400, "invalid_request", data=urllib.parse.urlencode(base) + "&audience=again",
+                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    api.oauth_error(400, "invalid_request", data={k: v for k, v in base.items() if k != "audience"})
+    api.oauth_error(400, "invalid_scope", data={**base, "scope": "read:things delete:everything"})
+    api.oauth_error(400, "invalid_request", data="{not json", headers={"Content-Type": "application/json"})
+    no_grant_type = warden.create_client(grant_types=[])
+    api.oauth_error(400, "unauthorized_client", data={**base, "client_id": no_grant_type["client_id"],
+                                                      "client_secret": no_grant_type["client_secret"]})
+    api.oauth_error(401, "invalid_client", data={**base, "client_secret": "wrong" * 8})
+    api.oauth_error(401, "invalid_client", data={**base, "client_id": "no-such-client-" + uid()})
+    basic = api.oauth_error(401, "invalid_client", data={"grant_type": "client_credentials",
+                                                         "audience": m2m.audience},
+                            headers={"Authorization": requests.auth._basic_auth_str(m2m.client_id, "wrong" * 8)})
+    assert basic.headers.get("WWW-Authenticate", "").lower().startswith("basic"), describe(basic)
+    api.oauth_error(403, "access_denied", data={**base, "audience": other["identifier"]})
+    api.oauth_error(413, "invalid_request", data={**base, "padding": "x" * (70 * 1024)})
+
+
+# ----------------------------------------------------------------------------------- management: auth
+def placeholder_ids(path: str) -> dict:
+    return {name: f"nothing-{uid()}" for name in re.findall(r"{(\w+)}", path)}
+
+
+def test_every_management_operation_refuses_missing_and_bad_tokens(api, spec, warden):
+    other = warden.m2m()
+    foreign = warden.m2m_token(other)  # signed by Warden, but for another audience
+    for path, method, _ in spec.management_operations():
+        ids = placeholder_ids(path)
+        api.error(401, "invalid_token", method.upper(), path, ids=ids, bearer=False)
+        api.error(401, "invalid_token", method.upper(), path, ids=ids, token="not.a.jwt")
+        api.error(401, "invalid_token", method.upper(), path, ids=ids, token=foreign)
+
+
+def test_every_management_operation_needs_its_documented_scope(api, spec, warden):
+    for path, method, operation in spec.management_operations():
+        (scope,) = operation["security"][0]["bearerAuth"]
+        token = warden.mgmt_token([s for s in MANAGEMENT_SCOPES if s != scope])
+        body = api.error(403, "insufficient_scope", method.upper(), path, ids=placeholder_ids(path), token=token,
+                         json={} if "requestBody" in operation else None)
+        assert scope in body["message"], body
+
+
+def test_unknown_ids_are_404_with_the_resource_code(api, spec):
+    for path, method, operation in spec.management_operations():
+        if "{" not in path:
+            continue
+        body = {}
+        if "requestBody" in operation:
+            body = {"json": {"permissions": [{"resource_server_identifier": "x", "permission_name": "y"}]}
+                    if path.endswith("/permissions") else {"roles": ["rol_nothing"]}
+                    if path.endswith("/roles") else {}}
+        api.expect(404, method.upper(), path, ids=placeholder_ids(path), **body)
+
+
+# -------------------------------------------------------------------------------- management: clients
+def test_clients(api, warden):
+    name = f"openapi client {uid()}"
+    created = api.expect(201, "POST", "/api/v2/clients", json={
+        "name": name, "description": "for the OpenAPI test", "app_type": "regular_web", "is_first_party": False,
+        "grant_types": ["authorization_code", "refresh_token", "client_credentials"],
+        "callbacks": ["https://app.openapi.test/callback", "com.example.app://callback"],
+        "allowed_logout_urls": ["https://app.openapi.test/bye"], "allowed_origins": ["https://app.openapi.test"],
+        "web_origins": ["https://app.openapi.test"], "initiate_login_uri": "https://app.openapi.test/login",
+        "token_endpoint_auth_method": "client_secret_basic",
+        "jwt_configuration": {"alg": "ES256", "lifetime_in_seconds": 3600},
+        "refresh_token": {"rotation_type": "rotating", "expiration_type": "expiring", "token_lifetime": 86400,
+                          "leeway": 0},
+        "session_transfer": {"can_create_session_transfer_token": True,
+                             "allowed_authentication_methods": ["cookie", "query"],
+                             "enforce_device_binding": "asn", "allow_refresh_token": True,
+                             "enforce_cascade_revocation": False},
+        "backchannel_token_delivery_mode": "ping",
+        "backchannel_client_notification_endpoint": "https://app.openapi.test/ciba",
+        "client_metadata": {"team": "openapi"},
+    }).json()
+    cid = created["client_id"]
+    assert created["client_secret"] and created["name"] == name
+    public = api.expect(201, "POST", "/api/v2/clients", json={
+        "name": f"public {uid()}", "app_type": "spa", "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code"], "callbacks": ["https://spa.openapi.test/cb"],
+        "description": None}).json()
+    assert "client_secret" not in public and public["token_endpoint_auth_method"] == "none"
+    keyed = api.expect(201, "POST", "/api/v2/clients", json={
+        "name": f"keyed {uid()}", "app_type": "non_interactive", "grant_types": ["client_credentials"],
+        "client_authentication_methods": {"private_key_jwt": {"credentials": [
+            {"credential_type": "public_key", "name": "k1", "pem": rsa_public_pem(), "alg": "RS256"}]}}}).json()
+    assert "client_secret" not in keyed and "token_endpoint_auth_method" not in keyed
+    credential = keyed["client_authentication_methods"]["private_key_jwt"]["credentials"][0]
+    assert credential["id"].startswith("cred_") and "pem" not in credential
+
+    got = api.expect(200, "GET", "/api/v2/clients/{id}", ids={"id": cid}).json()
+    assert got["session_transfer"]["enforce_device_binding"] == "asn" and "client_secret" not in got
+    listed = api.expect(200, "GET", "/api/v2/clients", params={"per_page": 100}).json()
+    assert isinstance(listed, list)
+    page = api.expect(200, "GET", "/api/v2/clients", params={"include_totals": "true", "per_page": 2,
+                                                             "page": 1}).json()
+    assert page["start"] == 2 and page["limit"] == 2 and page["length"] == len(page["clients"])
+    assert api.expect(200, "GET", "/api/v2/clients", params={"page": 100000}).json() == []
+    api.error(400, "invalid_query_string", "GET", "/api/v2/clients", params={"per_page": 101})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/clients", params={"page": -1})
+
+    patched = api.expect(200, "PATCH", "/api/v2/clients/{id}", ids={"id": cid}, json={
+        "name": name + " (renamed)", "session_transfer": None, "backchannel_token_delivery_mode": "poll",
+        "jwt_configuration": None}).json()
+    assert "session_transfer" not in patched and patched["jwt_configuration"]["alg"] == "RS256"
+    keyed_patch = api.expect(200, "PATCH", "/api/v2/clients/{id}", ids={"id": keyed["client_id"]}, json={
+        "client_authentication_methods": {"private_key_jwt": {"credentials": [{"id": credential["id"]}]}}}).json()
+    assert keyed_patch["client_authentication_methods"]["private_key_jwt"]["credentials"][0]["id"] == credential["id"]
+    rotated = api.expect(200, "POST", "/api/v2/clients/{id}/rotate-secret", ids={"id": cid}).json()
+    assert rotated["client_secret"] != created["client_secret"]
+
+    api.error(400, "invalid_body", "POST", "/api/v2/clients", json={"name": "x", "colour": "blue"})
+    api.error(400, "invalid_body", "POST", "/api/v2/clients", json={"app_type": "spa"})
+    api.error(400, "invalid_body", "POST", "/api/v2/clients", json={"name": "x", "app_type": "mainframe"})
+    api.error(400, "invalid_body", "POST", "/api/v2/clients", data="{nope",
+              headers={"Content-Type": "application/json"})
+    api.error(400, "invalid_body", "PATCH", "/api/v2/clients/{id}", ids={"id": cid},
+              json={"session_transfer": {"enforce_device_binding": "moon"}})
+    api.error(413, "payload_too_large", "POST", "/api/v2/clients", data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/clients/{id}", ids={"id": cid}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+
+    for client in (created, public, keyed):
+        api.expect(204, "DELETE", "/api/v2/clients/{id}", ids={"id": client["client_id"]})
+    api.error(404, "inexistent_client", "GET", "/api/v2/clients/{id}", ids={"id": cid})
+    api.error(404, "inexistent_client", "DELETE", "/api/v2/clients/{id}", ids={"id": cid})
+    api.error(404, "inexistent_client", "POST", "/api/v2/clients/{id}/rotate-secret", ids={"id": cid})
+    api.error(404, "inexistent_client", "PATCH", "/api/v2/clients/{id}", ids={"id": cid}, json={"name": "x"})
+
+
+# ------------------------------------------------------------------------------- management: APIs
+def test_resource_servers(api, warden):
+    identifier = f"https://openapi-{uid()}.interop.test/"
+    created = api.expect(201, "POST", "/api/v2/resource-servers", json={
+        "identifier": identifier, "name": "openapi api",
+        "scopes": [{"value": "read:things", "description": "Read things"}, {"value": "write:things"}],
+        "token_lifetime": 600, "signing_alg": "ES256", "authorization_details": [{"type": "money_transfer"}],
+        "enforce_policies": True, "allow_offline_access": True,
+        "skip_consent_for_verifiable_first_party_clients": False}).json()
+    rid = created["id"]
+    api.error(409, "conflict", "POST", "/api/v2/resource-servers", json={"identifier": identifier})
+    api.expect(200, "GET", "/api/v2/resource-servers/{id}", ids={"id": rid})
+    by_identifier = api.expect(200, "GET", "/api/v2/resource-servers/{id}", ids={"id": identifier}).json()
+    assert by_identifier["id"] == rid
+    assert isinstance(api.expect(200, "GET", "/api/v2/resource-servers").json(), list)
+    page = api.expect(200, "GET", "/api/v2/resource-servers", params={"include_totals": "true"}).json()
+    assert page["total"] >= 2
+    patched = api.expect(200, "PATCH", "/api/v2/resource-servers/{id}", ids={"id": rid}, json={
+        "name": "renamed", "signing_alg": None, "token_lifetime": None, "scopes": [{"value": "only:this"}]}).json()
+    assert patched["signing_alg"] == "RS256" and patched["token_lifetime"] == 86400
+    api.error(400, "invalid_body", "PATCH", "/api/v2/resource-servers/{id}", ids={"id": rid},
+              json={"identifier": "https://changed.example/"})
+    api.error(400, "invalid_body", "POST", "/api/v2/resource-servers", json={"name": "no identifier"})
+    api.error(400, "invalid_body", "POST", "/api/v2/resource-servers",
+              json={"identifier": f"https://{uid()}.test/", "scopes": [{"value": "has space"}]})
+    api.error(413, "payload_too_large", "POST", "/api/v2/resource-servers", data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/resource-servers/{id}", ids={"id": rid},
+              data=big_body(), headers={"Content-Type": "application/json"})
+
+    system = warden.system_api()
+    api.error(403, "operation_not_allowed", "PATCH", "/api/v2/resource-servers/{id}", ids={"id": system["id"]},
+              json={"name": "mine now"})
+    api.error(403, "operation_not_allowed", "DELETE", "/api/v2/resource-servers/{id}", ids={"id": system["id"]})
+    assert api.expect(200, "GET", "/api/v2/resource-servers/{id}", ids={"id": system["id"]}).json()["is_system"]
+
+    api.expect(204, "DELETE", "/api/v2/resource-servers/{id}", ids={"id": rid})
+    api.error(404, "inexistent_resource_server", "GET", "/api/v2/resource-servers/{id}", ids={"id": rid})
+    api.error(404, "inexistent_resource_server", "DELETE", "/api/v2/resource-servers/{id}", ids={"id": rid})
+    api.error(404, "inexistent_resource_server", "PATCH", "/api/v2/resource-servers/{id}", ids={"id": rid},
+              json={"name": "x"})
+
+
+# ------------------------------------------------------------------------------ management: grants
+def test_client_grants(api, warden):
+    resource = warden.create_api()
+    client = warden.create_client()
+    created = api.expect(201, "POST", "/api/v2/client-grants", json={
+        "client_id": client["client_id"], "audience": resource["identifier"], "scope": ["read:things"]}).json()
+    gid = created["id"]
+    api.error(409, "conflict", "POST", "/api/v2/client-grants", json={
+        "client_id": client["client_id"], "audience": resource["identifier"], "scope": []})
+    api.error(400, "invalid_body", "POST", "/api/v2/client-grants", json={
+        "client_id": "nobody-" + uid(), "audience": resource["identifier"], "scope": []})
+    api.error(400, "invalid_body", "POST", "/api/v2/client-grants", json={
+        "client_id": client["client_id"], "audience": resource["identifier"], "scope": ["undefined:scope"]})
+    api.error(400, "invalid_body", "POST", "/api/v2/client-grants", json={
+        "client_id": client["client_id"], "audience": resource["identifier"]})
+    second = warden.create_client()
+    api.expect(201, "POST", "/api/v2/client-grants", json={
+        "client_id": second["client_id"], "audience": resource["identifier"], "scope": []})
+
+    assert api.expect(200, "GET", "/api/v2/client-grants/{id}", ids={"id": gid}).json() == created
+    mine = api.expect(200, "GET", "/api/v2/client-grants", params={"client_id": client["client_id"]}).json()
+    assert [grant["id"] for grant in mine] == [gid]
+    page = api.expect(200, "GET", "/api/v2/client-grants", params={
+        "audience": resource["identifier"], "include_totals": "true", "take": 1}).json()
+    assert page["total"] == 2 and page["length"] == 1 and page.get("next"), page
+    rest = api.expect(200, "GET", "/api/v2/client-grants", params={
+        "audience": resource["identifier"], "take": 1, "from": page["next"]}).json()
+    assert len(rest) == 1 and rest[0]["id"] != page["client_grants"][0]["id"]
+    api.error(400, "invalid_query_string", "GET", "/api/v2/client-grants", params={"take": 0})
+
+    patched = api.expect(200, "PATCH", "/api/v2/client-grants/{id}", ids={"id": gid},
+                         json={"scope": ["read:things", "write:things"]}).json()
+    assert patched["scope"] == ["read:things", "write:things"]
+    api.error(400, "invalid_body", "PATCH", "/api/v2/client-grants/{id}", ids={"id": gid},
+              json={"audience": "https://elsewhere.test/"})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/client-grants/{id}", ids={"id": gid}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.error(413, "payload_too_large", "POST", "/api/v2/client-grants", data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.expect(204, "DELETE", "/api/v2/client-grants/{id}", ids={"id": gid})
+    api.error(404, "inexistent_client_grant", "GET", "/api/v2/client-grants/{id}", ids={"id": gid})
+    api.error(404, "inexistent_client_grant", "PATCH", "/api/v2/client-grants/{id}", ids={"id": gid},
+              json={"scope": []})
+    api.error(404, "inexistent_client_grant", "DELETE", "/api/v2/client-grants/{id}", ids={"id": gid})
+
+
+# ------------------------------------------------------------------------------- management: users
+def test_users_and_their_roles(api, warden):
+    tag = uid()
+    email = f"openapi-{tag}@example.com"
+    user = api.expect(201, "POST", "/api/v2/users", json={
+        "user_id": f"openapi{tag}", "email": email.upper(), "email_verified": True,
+        "password": "correct horse battery staple", "name": "Open Api", "nickname": "oa",
+        "picture": "https://pics.openapi.test/oa.png", "user_metadata": {"lang": "en", "n": 1},
+        "app_metadata": {"plan": {"tier": "gold"}}, "blocked": False, "connection": CONNECTION}).json()
+    uid_ = user["user_id"]
+    assert uid_ == f"auth0|openapi{tag}" and user["email"] == email
+    plain = api.expect(201, "POST", "/api/v2/users", json={"email": f"plain-{tag}@example.com"}).json()
+    api.error(409, "conflict", "POST", "/api/v2/users", json={"email": email})
+    api.error(400, "invalid_body", "POST", "/api/v2/users", json={"email": f"x-{tag}@example.com", "age": 3})
+    api.error(400, "invalid_body", "POST", "/api/v2/users", json={"email": f"y-{tag}@example.com",
+                                                                   "connection": "google-oauth2"})
+    api.error(400, "invalid_body", "POST", "/api/v2/users", json={"email": "not-an-address"})
+    api.error(400, "invalid_body", "POST", "/api/v2/users", json={"email": f"z-{tag}@example.com", "password": "short"})
+    api.error(413, "payload_too_large", "POST", "/api/v2/users", data=big_body(),
+              headers={"Content-Type": "application/json"})
+
+    assert api.expect(200, "GET", "/api/v2/users/{id}", ids={"id": uid_}).json()["user_metadata"] == {"lang": "en",
+                                                                                                      "n": 1}
+    found = api.expect(200, "GET", "/api/v2/users", params={"q": f'email:"{email}"', "search_engine": "v3"}).json()
+    assert [u["user_id"] for u in found] == [uid_]
+    page = api.expect(200, "GET", "/api/v2/users", params={
+        "q": f"email:plain-{tag}* OR email:openapi-{tag}*", "include_totals": "true", "sort": "email:1",
+        "per_page": 1}).json()
+    assert page["limit"] == 1 and page["length"] == 1 and page["total"] == 2
+    assert page["users"][0]["user_id"] == uid_  # openapi-… sorts before plain-…
+    api.error(400, "invalid_query_string", "GET", "/api/v2/users", params={"q": "email:(unclosed"})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/users", params={"sort": "password:1"})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/users", params={"search_engine": "v1"})
+    by_email = api.expect(200, "GET", "/api/v2/users-by-email", params={"email": email}).json()
+    assert [u["user_id"] for u in by_email] == [uid_]
+    assert api.expect(200, "GET", "/api/v2/users-by-email", params={"email": f"none-{tag}@example.com"}).json() == []
+    api.error(400, "invalid_query_string", "GET", "/api/v2/users-by-email")
+
+    patched = api.expect(200, "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={
+        "name": None, "blocked": True, "user_metadata": {"n": None, "theme": "dark"}, "password": "another password"
+    }).json()
+    assert "name" not in patched and patched["blocked"] is True
+    assert patched["user_metadata"] == {"lang": "en", "theme": "dark"}
+    api.error(409, "conflict", "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={"email": plain["email"]})
+    api.error(400, "invalid_body", "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={"user_id": "other"})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+
+    role = api.expect(201, "POST", "/api/v2/roles", json={"name": f"openapi user role {tag}"}).json()
+    api.expect(201, "POST", "/api/v2/users/{id}/roles", ids={"id": uid_}, json={"roles": [role["id"]]})
+    roles = api.expect(200, "GET", "/api/v2/users/{id}/roles", ids={"id": uid_}).json()
+    assert [r["id"] for r in roles] == [role["id"]]
+    wrapped = api.expect(200, "GET", "/api/v2/users/{id}/roles", ids={"id": uid_},
+                         params={"include_totals": "true"}).json()
+    assert wrapped["total"] == 1 and wrapped["roles"][0]["id"] == role["id"]
+    api.error(400, "invalid_query_string", "GET", "/api/v2/users/{id}/roles", ids={"id": uid_},
+              params={"per_page": "many"})
+    api.error(400, "invalid_body", "POST", "/api/v2/users/{id}/roles", ids={"id": uid_},
+              json={"roles": ["rol_nothing" + tag]})
+    api.error(400, "invalid_body", "POST", "/api/v2/users/{id}/roles", ids={"id": uid_}, json={"roles": []})
+    api.error(413, "payload_too_large", "POST", "/api/v2/users/{id}/roles", ids={"id": uid_}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.error(400, "invalid_body", "DELETE", "/api/v2/users/{id}/roles", ids={"id": uid_}, json={"role": []})
+    api.error(413, "payload_too_large", "DELETE", "/api/v2/users/{id}/roles", ids={"id": uid_}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+    api.expect(204, "DELETE", "/api/v2/users/{id}/roles", ids={"id": uid_}, json={"roles": [role["id"]]})
+    assert api.expect(200, "GET", "/api/v2/users/{id}/roles", ids={"id": uid_}).json() == []
+
+    for gone in (uid_, plain["user_id"]):
+        api.expect(204, "DELETE", "/api/v2/users/{id}", ids={"id": gone})
+    api.error(404, "inexistent_user", "GET", "/api/v2/users/{id}", ids={"id": uid_})
+    api.error(404, "inexistent_user", "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={"name": "x"})
+    api.error(404, "inexistent_user", "DELETE", "/api/v2/users/{id}", ids={"id": uid_})
+    api.error(404, "inexistent_user", "GET", "/api/v2/users/{id}/roles", ids={"id": uid_})
+    api.error(404, "inexistent_user", "POST", "/api/v2/users/{id}/roles", ids={"id": uid_},
+              json={"roles": [role["id"]]})
+    api.expect(204, "DELETE", "/api/v2/roles/{id}", ids={"id": role["id"]})
+
+
+# ------------------------------------------------------------------------------- management: roles
+def test_roles_and_permissions(api, warden):
+    tag = uid()
+    resource = warden.create_api()
+    role = api.expect(201, "POST", "/api/v2/roles", json={"name": f"openapi role {tag}",
+                                                          "description": "can read"}).json()
+    rid = role["id"]
+    other = api.expect(201, "POST", "/api/v2/roles", json={"name": f"openapi other {tag}"}).json()
+    api.error(409, "conflict", "POST", "/api/v2/roles", json={"name": f"openapi role {tag}"})
+    api.error(400, "invalid_body", "POST", "/api/v2/roles", json={"description": "nameless"})
+    api.error(400, "invalid_body", "POST", "/api/v2/roles", json={"name": "x", "permissions": []})
+    api.error(413, "payload_too_large", "POST", "/api/v2/roles", data=big_body(),
+              headers={"Content-Type": "application/json"})
+    assert api.expect(200, "GET", "/api/v2/roles/{id}", ids={"id": rid}).json() == role
+    assert {r["id"] for r in api.expect(200, "GET", "/api/v2/roles", params={"name_filter": tag}).json()} == \
+        {rid, other["id"]}
+    page = api.expect(200, "GET", "/api/v2/roles", params={"name_filter": tag, "include_totals": "true",
+                                                           "per_page": 1}).json()
+    assert page["total"] == 2 and page["length"] == 1
+    api.expect(200, "GET", "/api/v2/roles", params={"include_totals": "true"})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/roles", params={"page": "first"})
+    patched = api.expect(200, "PATCH", "/api/v2/roles/{id}", ids={"id": rid}, json={"description": None}).json()
+    assert "description" not in patched
+    api.error(409, "conflict", "PATCH", "/api/v2/roles/{id}", ids={"id": rid}, json={"name": other["name"]})
+    api.error(400, "invalid_body", "PATCH", "/api/v2/roles/{id}", ids={"id": rid}, json={"name": None})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/roles/{id}", ids={"id": rid}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+
+    permissions = {"permissions": [
+        {"resource_server_identifier": resource["identifier"], "permission_name": "read:things"},
+        {"resource_server_identifier": resource["identifier"], "permission_name": "write:things"}]}
+    api.expect(201, "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid}, json=permissions)
+    held = api.expect(200, "GET", "/api/v2/roles/{id}/permissions", ids={"id": rid}).json()
+    assert {p["permission_name"] for p in held} == {"read:things", "write:things"}
+    assert all(p["resource_server_name"] == resource["name"] for p in held)
+    wrapped = api.expect(200, "GET", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+                         params={"include_totals": "true", "per_page": 1}).json()
+    assert wrapped["total"] == 2 and wrapped["length"] == 1
+    api.error(400, "invalid_query_string", "GET", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+              params={"per_page": 0})
+    api.error(400, "invalid_body", "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid}, json={
+        "permissions": [{"resource_server_identifier": resource["identifier"], "permission_name": "fly"}]})
+    api.error(400, "invalid_body", "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid}, json={
+        "permissions": []})
+    api.error(413, "payload_too_large", "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+              data=big_body(), headers={"Content-Type": "application/json"})
+    api.error(400, "invalid_body", "DELETE", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+              json={"permissions": [{"permission_name": "read:things"}]})
+    api.error(413, "payload_too_large", "DELETE", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+              data=big_body(), headers={"Content-Type": "application/json"})
+    api.expect(204, "DELETE", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+               json={"permissions": permissions["permissions"][:1]})
+    held = api.expect(200, "GET", "/api/v2/roles/{id}/permissions", ids={"id": rid}).json()
+    assert [p["permission_name"] for p in held] == ["write:things"]
+
+    for gone in (rid, other["id"]):
+        api.expect(204, "DELETE", "/api/v2/roles/{id}", ids={"id": gone})
+    api.error(404, "inexistent_role", "GET", "/api/v2/roles/{id}", ids={"id": rid})
+    api.error(404, "inexistent_role", "PATCH", "/api/v2/roles/{id}", ids={"id": rid}, json={"name": "x"})
+    api.error(404, "inexistent_role", "DELETE", "/api/v2/roles/{id}", ids={"id": rid})
+    api.error(404, "inexistent_role", "GET", "/api/v2/roles/{id}/permissions", ids={"id": rid})
+    api.error(404, "inexistent_role", "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid}, json=permissions)
+    api.error(404, "inexistent_role", "DELETE", "/api/v2/roles/{id}/permissions", ids={"id": rid},
+              json=permissions)
+
+
+# -------------------------------------------------------------------------------- management: logs
+def test_logs(api, warden):
+    name = f"logged {uid()}"
+    client = warden.create_client(name=name)
+    warden.client_credentials(client["client_id"], client["client_secret"], "https://nothing.test/")
+
+    def recent():
+        return api.expect(200, "GET", "/api/v2/logs", params={"q": "type:(sapi OR feccft)", "per_page": 100}).json()
+
+    events = poll(recent, lambda evs: any(e.get("type") == "feccft" and e.get("client_id") == client["client_id"]
+                                          for e in evs) and any(e.get("type") == "sapi" for e in evs))
+    assert {e["type"] for e in events} == {"sapi", "feccft"}, events[:3]
+    event = events[0]
+    assert api.expect(200, "GET", "/api/v2/logs/{id}", ids={"id": event["log_id"]}).json() == event
+    api.error(404, "inexistent_log", "GET", "/api/v2/logs/{id}", ids={"id": "no-such-log-" + uid()})
+    page = api.expect(200, "GET", "/api/v2/logs", params={"search": "type:sapi", "include_totals": "true",
+                                                          "sort": "date:1", "per_page": 5}).json()
+    assert page["length"] <= 5 and all(e["type"] == "sapi" for e in page["logs"])
+    forward = api.expect(200, "GET", "/api/v2/logs", params={"from": page["logs"][0]["log_id"], "take": 3}).json()
+    assert isinstance(forward, list) and len(forward) <= 3
+    api.expect(200, "GET", "/api/v2/logs")
+    api.error(400, "invalid_query_string", "GET", "/api/v2/logs", params={"q": "colour:blue"})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/logs", params={"sort": "type:1"})
+    api.error(400, "invalid_query_string", "GET", "/api/v2/logs", params={"take": 1000})
+
+
+# --------------------------------------------------------------------------------- management: keys
+def test_signing_keys(api, warden):
+    keys = api.expect(200, "GET", "/api/v2/keys/signing").json()
+    current = {key["alg"]: key for key in keys if key["current"]}
+    assert {"RS256", "ES256"} <= set(current)
+    assert api.expect(200, "GET", "/api/v2/keys/signing/{kid}", ids={"kid": current["ES256"]["kid"]}).json()["current"]
+    api.error(404, "inexistent_key", "GET", "/api/v2/keys/signing/{kid}", ids={"kid": "no-such-kid"})
+    api.error(404, "inexistent_key", "PUT", "/api/v2/keys/signing/{kid}/revoke", ids={"kid": "no-such-kid"})
+    api.error(409, "conflict", "PUT", "/api/v2/keys/signing/{kid}/revoke", ids={"kid": current["ES256"]["kid"]})
+
+    rotation = api.expect(201, "POST", "/api/v2/keys/signing/rotate").json()
+    made = {key["alg"]: key for key in rotation["keys"]}
+    assert rotation["alg"] == "RS256" and rotation["kid"] == made["RS256"]["kid"]
+    assert made["ES256"]["kid"] != current["ES256"]["kid"]
+    # Revoke the previous ES256 key only: the Management token in use is RS256-signed and must keep working.
+    revoked = api.expect(200, "PUT", "/api/v2/keys/signing/{kid}/revoke", ids={"kid": current["ES256"]["kid"]}).json()
+    assert revoked["revoked"] is True and revoked["previous"] is False and revoked.get("revoked_at")
+    after = api.expect(200, "GET", "/api/v2/keys/signing/{kid}", ids={"kid": current["RS256"]["kid"]}).json()
+    assert after["previous"] is True and after["current"] is False
+    kids = {key["kid"] for key in api.expect(200, "GET", "/.well-known/jwks.json").json()["keys"]}
+    assert current["ES256"]["kid"] not in kids and current["RS256"]["kid"] in kids
+
+
+# ------------------------------------------------------------------------------------------ coverage
+def test_every_documented_operation_was_exercised(spec):
+    """Runs last (file order): each documented operation answered at least once, and the error statuses the
+    brief names were all produced and matched the document."""
+    if not spec.seen:
+        pytest.skip("run the whole module: this test checks what the other tests exercised")
+    exercised = {(path, method) for path, method, _ in spec.seen}
+    missing = sorted({(p, m) for p, m, _ in spec.operations()} - exercised)
+    assert not missing, f"documented but never exercised: {missing}"
+    for path, method, _ in spec.operations():
+        successes = {s for p, m, s in spec.seen if (p, m) == (path, method) and s < 300}
+        if path != "/readyz":
+            assert successes, f"{method.upper()} {path}: no successful call was checked"
+    management = {s for p, _, s in spec.seen if p.startswith("/api/v2/")}
+    assert {400, 401, 403, 404, 409, 413} <= management, sorted(management)
+    token = {s for p, _, s in spec.seen if p == "/oauth/token"}
+    assert {200, 400, 401, 403, 413} <= token, sorted(token)
