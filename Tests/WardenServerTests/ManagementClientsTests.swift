@@ -149,7 +149,7 @@ struct ManagementClientsTests {
                 .created, .post, "client-grants",
                 json: ["client_id": .string(id), "audience": .string(ManagementSession.audience), "scope": []])
             let assertion = try await PrivateKeyJWTTests.assertion(
-                key: key, clientID: id, audience: "http://127.0.0.1:8080/")
+                key: key, clientID: id, audience: "http://127.0.0.1:8080/", now: warden.clock.now())
             let token = try await admin.http.postForm(
                 "/oauth/token",
                 [

@@ -20,13 +20,14 @@ struct PrivateKeyJWTTests {
     }
 
     static func assertion(
-        key: ES256PrivateKey, clientID: String, audience: String, lifetime: Double = 60, jti: String = UUID().uuidString
+        key: ES256PrivateKey, clientID: String, audience: String, lifetime: Double = 60, jti: String = UUID().uuidString,
+        now: Date
     ) async throws -> String {
         let keys = await JWTKeyCollection().add(ecdsa: key)
         return try await keys.sign(
             Assertion(
                 iss: .init(value: clientID), sub: .init(value: clientID), aud: .init(value: [audience]),
-                exp: .init(value: Date().addingTimeInterval(lifetime)), jti: .init(value: jti)))
+                exp: .init(value: now.addingTimeInterval(lifetime)), jti: .init(value: jti)))
     }
 
     @Test(arguments: ["http://127.0.0.1:8080/", "http://127.0.0.1:8080/oauth/token", "https://127.0.0.1:8080/"])
@@ -42,7 +43,8 @@ struct PrivateKeyJWTTests {
                 ]))
         })
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things"])
-        let assertion = try await Self.assertion(key: key, clientID: client.id, audience: audience)
+        let assertion = try await Self.assertion(
+            key: key, clientID: client.id, audience: audience, now: warden.clock.now())
         let form: [(String, String)] = [
             ("grant_type", "client_credentials"), ("audience", api.identifier),
             ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
@@ -68,11 +70,12 @@ struct PrivateKeyJWTTests {
                 ]))
         })
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things"])
+        let now = warden.clock.now()
         let bad = [
-            try await Self.assertion(key: ES256PrivateKey(), clientID: client.id, audience: "http://127.0.0.1:8080/"),
-            try await Self.assertion(key: key, clientID: client.id, audience: "https://evil.example.com/"),
-            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: 3600),
-            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: -10),
+            try await Self.assertion(key: ES256PrivateKey(), clientID: client.id, audience: "http://127.0.0.1:8080/", now: now),
+            try await Self.assertion(key: key, clientID: client.id, audience: "https://evil.example.com/", now: now),
+            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: 3600, now: now),
+            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: -10, now: now),
         ]
         try await warden.test { http in
             for assertion in bad {

@@ -1,16 +1,11 @@
+import Crypto
 import Foundation
 
 /// Generates the opaque artefacts of SPEC §3: codes, refresh tokens, `auth_req_id`s, client secrets.
 public enum RandomToken {
-    /// `count` bytes from the system CSPRNG (`getrandom`), eight at a time.
+    /// `count` bytes from BoringSSL's CSPRNG (seeded by the kernel), without a system call per request.
     public static func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        var out = [UInt8]()
-        out.reserveCapacity(count + 8)
-        while out.count < count {
-            withUnsafeBytes(of: generator.next()) { out.append(contentsOf: $0) }
-        }
-        return Array(out.prefix(count))
+        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 
     /// `bytes` random bytes (default 32 = 256 bits) from the system CSPRNG, base64url-encoded.

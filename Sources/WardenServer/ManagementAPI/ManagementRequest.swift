@@ -63,7 +63,7 @@ enum ManagementRequest {
         var values: [String: String] = [:]
         for pair in (request.uri.query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decoded = parts.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            let decoded = parts.map(FormDecoding.decode)
             guard let name = decoded[0], values[name] == nil else { continue }
             values[name] = decoded.count > 1 ? decoded[1] ?? "" : ""
         }

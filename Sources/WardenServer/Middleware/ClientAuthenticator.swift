@@ -57,7 +57,7 @@ struct ClientAuthenticator: Sendable {
 
     /// RFC 6749 §2.3.1: the id and secret are form-encoded before Basic encoding.
     private func formDecode(_ text: Substring) -> String? {
-        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        FormDecoding.decode(text)
     }
 
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {

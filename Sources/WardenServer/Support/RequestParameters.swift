@@ -67,6 +67,6 @@ struct RequestParameters: Sendable {
     }
 
     private static func decodeComponent(_ component: Substring) -> String? {
-        String(component).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        FormDecoding.decode(component)
     }
 }

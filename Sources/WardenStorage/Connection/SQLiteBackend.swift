@@ -32,8 +32,9 @@ struct SQLiteBackend: SQLBackend {
 
     private static func pragmas(for storage: SQLiteConnection.Storage) -> [SQLQueryString] {
         guard case .file = storage else { return ["PRAGMA foreign_keys = ON"] }
+        // busy_timeout first: switching to WAL needs a lock another process may hold for a moment.
         return [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000",
+            "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
             "PRAGMA foreign_keys = ON",
         ]
     }
