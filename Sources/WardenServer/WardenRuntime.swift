@@ -42,6 +42,12 @@ public final class WardenRuntime: Sendable {
             store: store, retentionDays: configuration.logRetentionDays, clock: clock, logger: logger)
     }
 
+    /// Reloads this node's tenant cache after a local change and tells the other nodes (SPEC §2).
+    public func tenantChanged() async throws {
+        try await cache.reload()
+        await store.announce(.tenant)
+    }
+
     /// `{issuer}` with its trailing slash.
     public var issuer: String { configuration.issuerString }
 

@@ -134,7 +134,8 @@ class Warden:
     """One `warden serve` process in a temp working directory, plus helpers to talk to it."""
 
     def __init__(self, *, binary: str, workdir: str, database_url: str, mgmt_client_id: str,
-                 mgmt_client_secret: str, port: int | None = None, pid_dir: str | None = None):
+                 mgmt_client_secret: str, port: int | None = None, pid_dir: str | None = None,
+                 issuer: str | None = None, cache_ttl: float | None = None):
         self.binary = binary
         self.workdir = workdir
         self.database_url = database_url
@@ -143,7 +144,7 @@ class Warden:
         self.port = port or free_port()
         self.pid_dir = pid_dir
         self.base_url = f"http://127.0.0.1:{self.port}/"
-        self.issuer = self.base_url
+        self.issuer = issuer or self.base_url
         self.domain = f"127.0.0.1:{self.port}"
         self.token_endpoint = self.base_url + "oauth/token"
         self.jwks_uri = self.base_url + ".well-known/jwks.json"
@@ -159,8 +160,11 @@ class Warden:
         self.env.update({
             "WARDEN_BOOTSTRAP_CLIENT_ID": mgmt_client_id,
             "WARDEN_BOOTSTRAP_CLIENT_SECRET": mgmt_client_secret,
-            "WARDEN_CACHE_TTL": str(CACHE_TTL),
+            "WARDEN_CACHE_TTL": str(cache_ttl or CACHE_TTL),
         })
+        if issuer:
+            self.env["WARDEN_ISSUER"] = issuer
+            self.mgmt_audience = issuer + "api/v2/"
 
     # ------------------------------------------------------------------------------------------- process
     def start(self) -> None:

@@ -15,7 +15,7 @@ struct ManagementAudit {
         do {
             try context.requireScope(scope)
             let response = try await operation()
-            if reloadsTenant { try await runtime.cache.reload() }
+            if reloadsTenant { try await runtime.tenantChanged() }
             await record(.managementSucceeded, description, request, context, status: response.status.code)
             return response
         } catch {

@@ -5,11 +5,11 @@ public import WardenCore
 /// other nodes pick them up on their next refresh (every cache TTL, ≤ 60 s).
 public struct KeyManager: Sendable {
     public let ring: KeyRing
-    let store: any SigningKeyStore
+    let store: any SigningKeyStore & ChangeChannel
     let clock: any WardenClock
 
     /// Loads the stored keys, creating the bootstrap RS256 and ES256 keys in an empty database.
-    static func load(store: any SigningKeyStore, clock: any WardenClock) async throws -> KeyManager {
+    static func load(store: any SigningKeyStore & ChangeChannel, clock: any WardenClock) async throws -> KeyManager {
         var records = try await store.signingKeys()
         if records.isEmpty {
             for alg in [SigningAlgorithm.rs256, .es256] {
@@ -36,6 +36,7 @@ public struct KeyManager: Sendable {
             made.append(record)
         }
         try await refresh()
+        await store.announce(.keys)
         return made
     }
 
@@ -43,6 +44,7 @@ public struct KeyManager: Sendable {
     public func revoke(kid: String) async throws {
         try await store.revokeSigningKey(kid: kid, at: clock.now())
         try await refresh()
+        await store.announce(.keys)
     }
 
     /// The current key for `alg`, creating it when the algorithm is first configured (PS256, EdDSA).
@@ -52,6 +54,7 @@ public struct KeyManager: Sendable {
         if let key = ring.currentKey(for: alg) { return key }
         try await store.insertCurrentSigningKey(try JWSKey.generate(alg: alg, now: clock.now()))
         try await refresh()
+        await store.announce(.keys)
         guard let key = ring.currentKey(for: alg) else { throw OAuthError.serverError(debug: "no \(alg) key") }
         return key
     }

@@ -13,6 +13,7 @@ import PostgresKit
 struct PostgresBackend: SQLBackend, @unchecked Sendable {
     private let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
     private let logger: Logger
+    private let connectionConfiguration: PostgresConnection.Configuration
     let database: any SQLDatabase
 
     var engine: SQLEngineKind { .postgres }
@@ -27,6 +28,7 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
             logger: logger,
             on: group)
         self.logger = logger
+        connectionConfiguration = configuration.coreConfiguration
         database = pool.database(logger: logger).sql(queryLogLevel: nil)
     }
 
@@ -34,6 +36,33 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
         try await pool.withConnection(logger: logger) { connection in
             connection.eventLoop.makeFutureWithTask { try await body(connection.sql(queryLogLevel: nil)) }
         }.get()
+    }
+
+    /// A dedicated connection outside the pool holds the `LISTEN`; when it drops, it is reopened after a
+    /// second, and `reconnected` lets the caller catch up on what it may have missed.
+    func listen(
+        channel: String, reconnected: @escaping @Sendable () async -> Void,
+        _ handler: @escaping @Sendable (String) async -> Void
+    ) async throws {
+        var connectionID = 0
+        while !Task.isCancelled {
+            connectionID += 1
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: connectionConfiguration, id: connectionID, logger: logger)
+                defer { Task { try? await connection.close() } }
+                let notifications = try await connection.listen(channel)
+                await reconnected()
+                for try await notification in notifications {
+                    await handler(notification.payload)
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("change channel lost; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            try await Task.sleep(for: .seconds(1))
+        }
     }
 
     func shutdown() async throws {

@@ -34,13 +34,24 @@ struct SQLiteBackend: SQLBackend {
         guard case .file = storage else { return ["PRAGMA foreign_keys = ON"] }
         // busy_timeout first: switching to WAL needs a lock another process may hold for a moment.
         return [
-            "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+            "PRAGMA busy_timeout = 30000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
             "PRAGMA foreign_keys = ON",
         ]
     }
 
     func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await database.withSession(body)
+    }
+
+    /// SQLite has no notification channel: nodes on one file rely on their periodic refresh. Waits until
+    /// cancelled.
+    func listen(
+        channel: String, reconnected: @escaping @Sendable () async -> Void,
+        _ handler: @escaping @Sendable (String) async -> Void
+    ) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: .seconds(3600))
+        }
     }
 
     func shutdown() async throws {
