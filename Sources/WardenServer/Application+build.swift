@@ -1,9 +1,9 @@
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOSSL
 import WardenCore
-import HummingbirdCore
 
 /// Builds the router with every route and middleware of Warden.
 public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> {

@@ -12,7 +12,8 @@ extension SQLStore {
         do {
             try await sql.raw("SELECT pg_notify(\(bind: Self.changeChannel), \(bind: change.rawValue))").run()
         } catch {
-            logger.warning("could not announce a change", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
+            logger.warning(
+                "could not announce a change", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
         }
     }
 

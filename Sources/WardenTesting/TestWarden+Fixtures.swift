@@ -1,11 +1,11 @@
 public import Foundation
-public import HummingbirdTesting
-public import WardenCore
 public import HTTPTypes
 import Hummingbird
-import WardenServer
+public import HummingbirdTesting
 public import NIOCore
 import NIOFoundationCompat
+public import WardenCore
+import WardenServer
 
 extension TestWarden {
     /// A confidential client stored directly (no Management API involved), with its secret.
@@ -29,7 +29,8 @@ extension TestWarden {
         scopes: [String] = ["read:things", "write:things"], configure: (inout ResourceServer) -> Void = { _ in }
     ) async throws -> ResourceServer {
         let identifier = "https://api-\(RandomToken.identifier(prefix: "", length: 10)).example.com/"
-        var api = ResourceServer(id: RandomToken.identifier(prefix: "", length: 24), identifier: identifier, name: identifier)
+        var api = ResourceServer(
+            id: RandomToken.identifier(prefix: "", length: 24), identifier: identifier, name: identifier)
         api.scopes = scopes.map { .init(value: $0) }
         configure(&api)
         try await runtime.store.insertResourceServer(api)
@@ -40,7 +41,9 @@ extension TestWarden {
     /// A client grant of `clientID` for `audience`.
     public func grant(clientID: String, audience: String, scope: [String]) async throws {
         try await runtime.store.insertClientGrant(
-            ClientGrant(id: RandomToken.identifier(prefix: "cgr_", length: 16), clientID: clientID, audience: audience, scope: scope))
+            ClientGrant(
+                id: RandomToken.identifier(prefix: "cgr_", length: 16), clientID: clientID, audience: audience,
+                scope: scope))
         try await runtime.cache.reload()
     }
 }

@@ -2,12 +2,12 @@ public import Foundation
 public import Hummingbird
 public import HummingbirdTesting
 public import Logging
+import NIOCore
+import NIOFoundationCompat
+import Synchronization
 public import WardenCore
 public import WardenServer
-import Synchronization
 import WardenStorage
-import NIOFoundationCompat
-import NIOCore
 
 /// An in-process Warden for tests: a fresh in-memory SQLite database (or `WARDEN_TEST_POSTGRES_URL` when
 /// `engine` is `.postgres`), bootstrapped like a first start, with a manual clock.

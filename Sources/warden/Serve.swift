@@ -36,7 +36,9 @@ struct Serve: AsyncParsableCommand {
             let app = try buildApplication(runtime: runtime)
             logger.info(
                 "Warden listening",
-                metadata: ["issuer": "\(runtime.issuer)", "database": "\(Database.redacted(configuration.databaseURL))"])
+                metadata: [
+                    "issuer": "\(runtime.issuer)", "database": "\(Database.redacted(configuration.databaseURL))",
+                ])
             try await app.runService()
         } catch {
             try? await store.shutdown()

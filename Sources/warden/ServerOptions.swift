@@ -13,7 +13,8 @@ struct ServerOptions: ParsableArguments {
             or postgres://user:pw@host:port/db.
             """) var database: String?
     @Option(help: "SMTP server smtp://[user:pw@]host:port or smtps://… (env WARDEN_SMTP_URL).") var smtpURL: String?
-    @Option(help: "Sender address of mail (env WARDEN_MAIL_FROM, default no-reply@{issuer host}).") var mailFrom: String?
+    @Option(help: "Sender address of mail (env WARDEN_MAIL_FROM, default no-reply@{issuer host}).") var mailFrom:
+        String?
     @Option(help: "Webhook push channel URL (env WARDEN_PUSH_WEBHOOK_URL).") var pushWebhookURL: String?
     @Option(help: "HMAC secret of the webhook channel (env WARDEN_PUSH_WEBHOOK_SECRET).") var pushWebhookSecret: String?
     @Option(help: "APNs .p8 key file (env WARDEN_APNS_KEY_FILE).") var apnsKeyFile: String?
@@ -24,7 +25,8 @@ struct ServerOptions: ParsableArguments {
     var apnsEndpoint: String?
     @Option(help: "Extra trusted root for APNs, PEM (env WARDEN_APNS_CA_FILE).") var apnsCAFile: String?
     @Option(help: "FCM service-account JSON file (env WARDEN_FCM_SERVICE_ACCOUNT).") var fcmServiceAccount: String?
-    @Option(help: "FCM endpoint (env WARDEN_FCM_ENDPOINT, default https://fcm.googleapis.com).") var fcmEndpoint: String?
+    @Option(help: "FCM endpoint (env WARDEN_FCM_ENDPOINT, default https://fcm.googleapis.com).") var fcmEndpoint:
+        String?
     @Option(help: "Extra trusted root for FCM, PEM (env WARDEN_FCM_CA_FILE).") var fcmCAFile: String?
     @Option(help: "Days to keep log events (env WARDEN_LOG_RETENTION_DAYS, default 30).") var logRetentionDays: Int?
     @Option(help: "ip2asn 'combined' TSV for ASN/country lookups (env WARDEN_IP_DATABASE).") var ipDatabase: String?
@@ -60,7 +62,8 @@ struct ServerOptions: ParsableArguments {
             guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), schemes.contains(scheme),
                 parsed.host != nil
             else {
-                throw ValidationError("\(name) must be a URL with scheme \(schemes.sorted().joined(separator: " or ")): '\(text)'")
+                throw ValidationError(
+                    "\(name) must be a URL with scheme \(schemes.sorted().joined(separator: " or ")): '\(text)'")
             }
             return parsed
         }
@@ -90,7 +93,9 @@ struct ServerOptions: ParsableArguments {
         }
         configuration.smtpURL = try url(value(smtpURL, "WARDEN_SMTP_URL"), "--smtp-url", schemes: ["smtp", "smtps"])
         configuration.mailFrom = value(mailFrom, "WARDEN_MAIL_FROM") ?? "no-reply@\(issuerURL.host ?? "localhost")"
-        guard configuration.mailFrom?.contains("@") == true else { throw ValidationError("--mail-from must be an address") }
+        guard configuration.mailFrom?.contains("@") == true else {
+            throw ValidationError("--mail-from must be an address")
+        }
         configuration.pushWebhookURL = try url(
             value(pushWebhookURL, "WARDEN_PUSH_WEBHOOK_URL"), "--push-webhook-url", schemes: ["http", "https"])
         configuration.pushWebhookSecret = value(pushWebhookSecret, "WARDEN_PUSH_WEBHOOK_SECRET")

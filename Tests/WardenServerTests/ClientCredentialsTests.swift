@@ -20,8 +20,13 @@ struct ClientCredentialsTests {
         var iat: IssuedAtClaim
         var jti: IDClaim
         var scope: String
-        var client_id: String
+        var clientID: String
         var azp: String
+
+        enum CodingKeys: String, CodingKey {
+            case iss, sub, aud, exp, iat, jti, scope, azp
+            case clientID = "client_id"
+        }
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
         }
@@ -37,7 +42,9 @@ struct ClientCredentialsTests {
     @Test(arguments: [SigningAlgorithm.rs256, .es256, .ps256, .edDSA])
     func issuesAVerifiableAccessToken(alg: SigningAlgorithm) async throws {
         let warden = try await TestWarden.make()
-        let api = try await warden.makeAPI(configure: { $0.signingAlg = alg; $0.tokenLifetime = 600 })
+        let api = try await warden.makeAPI(configure: {
+            $0.signingAlg = alg; $0.tokenLifetime = 600
+        })
         let client = try await warden.makeClient()
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things", "write:things"])
         try await warden.test { http in
@@ -56,7 +63,7 @@ struct ClientCredentialsTests {
             #expect(claims.iss.value == "http://127.0.0.1:8080/")
             #expect(claims.sub.value == "\(client.id)@clients")
             #expect(claims.aud.value == [api.identifier])
-            #expect(claims.client_id == client.id)
+            #expect(claims.clientID == client.id)
             #expect(claims.azp == client.id)
             #expect(claims.scope == "read:things")
             #expect(Int(claims.exp.value.timeIntervalSince1970) - Int(claims.iat.value.timeIntervalSince1970) == 600)

@@ -20,7 +20,8 @@ struct PrivateKeyJWTTests {
     }
 
     static func assertion(
-        key: ES256PrivateKey, clientID: String, audience: String, lifetime: Double = 60, jti: String = UUID().uuidString,
+        key: ES256PrivateKey, clientID: String, audience: String, lifetime: Double = 60,
+        jti: String = UUID().uuidString,
         now: Date
     ) async throws -> String {
         let keys = await JWTKeyCollection().add(ecdsa: key)
@@ -72,10 +73,13 @@ struct PrivateKeyJWTTests {
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things"])
         let now = warden.clock.now()
         let bad = [
-            try await Self.assertion(key: ES256PrivateKey(), clientID: client.id, audience: "http://127.0.0.1:8080/", now: now),
+            try await Self.assertion(
+                key: ES256PrivateKey(), clientID: client.id, audience: "http://127.0.0.1:8080/", now: now),
             try await Self.assertion(key: key, clientID: client.id, audience: "https://evil.example.com/", now: now),
-            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: 3600, now: now),
-            try await Self.assertion(key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: -10, now: now),
+            try await Self.assertion(
+                key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: 3600, now: now),
+            try await Self.assertion(
+                key: key, clientID: client.id, audience: "http://127.0.0.1:8080/", lifetime: -10, now: now),
         ]
         try await warden.test { http in
             for assertion in bad {

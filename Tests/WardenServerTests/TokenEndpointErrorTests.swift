@@ -32,7 +32,8 @@ struct TokenEndpointErrorTests {
     }
 
     static func expectError(
-        _ response: TestResponse, status: HTTPResponse.Status, code: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ response: TestResponse, status: HTTPResponse.Status, code: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(response.status == status, sourceLocation: sourceLocation)
         #expect(response.json["error"] == .string(code), sourceLocation: sourceLocation)
@@ -56,16 +57,19 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             var form = s.form
             form[2] = ("client_secret", "wrong")
-            Self.expectError(try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
+            Self.expectError(
+                try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
             form[1] = ("client_id", "nobody")
-            Self.expectError(try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
+            Self.expectError(
+                try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
         }
     }
 
     @Test func oversizedBodyIs413() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            let response = try await http.postForm("/oauth/token", s.form + [("padding", String(repeating: "x", count: 70_000))])
+            let response = try await http.postForm(
+                "/oauth/token", s.form + [("padding", String(repeating: "x", count: 70_000))])
             Self.expectError(response, status: .contentTooLarge, code: "invalid_request")
         }
     }
@@ -83,8 +87,10 @@ struct TokenEndpointErrorTests {
     @Test func malformedJSONIs400() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            Self.expectError(try await http.postJSON("/oauth/token", "{not json"), status: .badRequest, code: "invalid_request")
-            Self.expectError(try await http.postJSON("/oauth/token", "[1,2]"), status: .badRequest, code: "invalid_request")
+            Self.expectError(
+                try await http.postJSON("/oauth/token", "{not json"), status: .badRequest, code: "invalid_request")
+            Self.expectError(
+                try await http.postJSON("/oauth/token", "[1,2]"), status: .badRequest, code: "invalid_request")
         }
     }
 
@@ -100,10 +106,12 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             Self.expectError(
-                try await http.postForm("/oauth/token", Array(s.form.dropFirst())), status: .badRequest, code: "invalid_request")
+                try await http.postForm("/oauth/token", Array(s.form.dropFirst())), status: .badRequest,
+                code: "invalid_request")
             var form = s.form
             form[0] = ("grant_type", "urn:example:magic")
-            Self.expectError(try await http.postForm("/oauth/token", form), status: .badRequest, code: "unsupported_grant_type")
+            Self.expectError(
+                try await http.postForm("/oauth/token", form), status: .badRequest, code: "unsupported_grant_type")
         }
     }
 
@@ -125,7 +133,8 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             Self.expectError(
-                try await http.postForm("/oauth/token", Array(s.form.dropLast())), status: .badRequest, code: "invalid_request")
+                try await http.postForm("/oauth/token", Array(s.form.dropLast())), status: .badRequest,
+                code: "invalid_request")
         }
     }
 
@@ -154,18 +163,20 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token", s.form,
-                headers: [.authorization: "Basic " + Data("\(s.client.id):\(s.client.secret)".utf8).base64EncodedString()])
+                headers: [
+                    .authorization: "Basic " + Data("\(s.client.id):\(s.client.secret)".utf8).base64EncodedString()
+                ])
             Self.expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
     @Test func publicClientCannotUseClientCredentials() async throws {
         let s = try await Self.setup()
-        let public_ = try await s.warden.makeClient(configure: { $0.tokenEndpointAuthMethod = "none" })
+        let publicClient = try await s.warden.makeClient(configure: { $0.tokenEndpointAuthMethod = "none" })
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token",
-                [("grant_type", "client_credentials"), ("client_id", public_.id), ("audience", s.api.identifier)])
+                [("grant_type", "client_credentials"), ("client_id", publicClient.id), ("audience", s.api.identifier)])
             Self.expectError(response, status: .unauthorized, code: "invalid_client")
         }
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
+import Foundation
 import Testing
+import WardenServer
 
 @testable import warden
-import WardenServer
-import Foundation
 
 /// SPEC §1: flags override environment variables, which override defaults; every option is validated.
 @Suite("warden serve options")

@@ -61,7 +61,7 @@ extension JSONValue {
 
     static func writeString(_ value: String, to out: inout String) {
         out.append("\"")
-        if !value.utf8.contains(where: needsEscape) {
+        if !value.utf8.contains(where: { needsEscape($0) }) {
             out.append(value)
             out.append("\"")
             return
@@ -91,6 +91,7 @@ extension JSONValue {
 
 /// Whether a UTF-8 byte may start something JSON text must escape (control characters, `"`, `\\`, the
 /// HTML-sensitive `<>&`, and the lead byte of U+2028/U+2029, checked precisely by the slow path).
+@inline(__always)
 private func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0xE2
 }

@@ -113,7 +113,8 @@ public protocol ArtefactStore: Sendable {
 }
 
 /// Everything Warden stores.
-public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore, ChangeChannel,
+public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
+    ChangeChannel,
     SigningKeyStore, ArtefactStore
 {
     /// Whether the database answers (`/readyz`).

@@ -1,5 +1,6 @@
-public import struct Foundation.Date
 import Synchronization
+
+public import struct Foundation.Date
 
 /// The source of "now" for every expiry decision, injectable so tests can move time.
 public protocol WardenClock: Sendable {

@@ -1,6 +1,6 @@
+import HTTPTypes
 import Hummingbird
 import WardenCore
-import HTTPTypes
 
 /// `/.well-known/openid-configuration` (OIDC Discovery 1.0 §3, RFC 8414 §2) and `/.well-known/jwks.json`
 /// (RFC 7517 §5). The document lists the endpoints and grants this build serves.

@@ -1,9 +1,9 @@
+import HTTPTypes
 import Hummingbird
+import Logging
+import NIOCore
 import Prometheus
 import WardenCore
-import Logging
-import HTTPTypes
-import NIOCore
 
 /// `GET /healthz` (the process is up), `GET /readyz` (the database answers) and `GET /metrics`
 /// (Prometheus text format: requests and latency by route and status, tokens issued by grant).

@@ -35,7 +35,10 @@ struct TokenIssuer: Sendable {
         var claims: [(String, JSONValue)] = [
             ("iss", .string(runtime.issuer)),
             ("sub", .string(grant.subject)),
-            ("aud", grant.audiences.count == 1 ? .string(grant.audiences[0]) : .array(grant.audiences.map { .string($0) })),
+            (
+                "aud",
+                grant.audiences.count == 1 ? .string(grant.audiences[0]) : .array(grant.audiences.map { .string($0) })
+            ),
             ("iat", .number(Double(now))),
             ("exp", .number(Double(now + grant.lifetime))),
             ("jti", .string(RandomToken.make(bytes: 16))),

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import WardenCore
-import HTTPTypes
 
 /// Verifies the Management API Bearer token (SPEC §9): an access token Warden signed, for the audience
 /// `{issuer}api/v2/`, unexpired. Its scopes go into the context; each route checks the one it needs.
@@ -20,10 +20,10 @@ struct ManagementAuthMiddleware: RouterMiddleware {
     }
 
     func verify(_ authorization: String?) throws(ManagementError) -> (String?, Set<String>) {
-        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else {
+        guard let credentials = HeaderValue.credentials(authorization, scheme: "bearer") else {
             throw .invalidToken("Missing authentication")
         }
-        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let token = String(credentials)
         guard let jws = try? CompactJWS(parsing: token), let kid = jws.kid,
             let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
             jws.isSigned(by: key.verifier)

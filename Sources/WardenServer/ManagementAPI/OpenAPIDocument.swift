@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The OpenAPI 3.1 description of the Management API and of the Authentication API's JSON endpoints
 // (SPEC §9), served at `GET /api/v2/openapi.json` by ``OpenAPIController``. Kept in the binary as text:
 // no resource bundle. tests/interop/test_openapi.py validates it and checks every live response against it.

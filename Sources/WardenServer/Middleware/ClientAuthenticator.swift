@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import WardenCore
-import HTTPTypes
 
 /// Authenticates the client at the token endpoint (RFC 6749 §2.3): `client_secret_basic`,
 /// `client_secret_post`, `private_key_jwt` (RFC 7523 §3, single-use `jti`) or `none` for public clients.
@@ -47,8 +47,8 @@ struct ClientAuthenticator: Sendable {
     }
 
     private func basicCredentials(_ header: String?) throws -> (String, String)? {
-        guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
-        guard let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+        guard let encoded = HeaderValue.credentials(header, scheme: "basic") else { return nil }
+        guard let data = Data(base64Encoded: String(encoded)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":"),
             let id = formDecode(text[..<colon]), let secret = formDecode(text[text.index(after: colon)...])
         else { throw invalidClient("Malformed HTTP Basic credentials", basic: true) }

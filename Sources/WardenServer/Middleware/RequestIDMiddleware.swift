@@ -1,5 +1,5 @@
-import Hummingbird
 public import HTTPTypes
+import Hummingbird
 
 /// Echoes the request id (Hummingbird's `hb.request.id`, present in every log line of the request) in an
 /// `X-Request-Id` response header, so a client can quote it in a bug report.

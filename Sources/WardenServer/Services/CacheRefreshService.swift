@@ -46,7 +46,8 @@ struct CacheRefreshService: Service {
             case .tenant: try await runtime.cache.reload()
             }
         } catch {
-            runtime.logger.warning("cache refresh failed", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
+            runtime.logger.warning(
+                "cache refresh failed", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
         }
     }
 }

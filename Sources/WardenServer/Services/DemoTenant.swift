@@ -34,7 +34,9 @@ public struct DemoTenant: Sendable {
         if let existing = try await store.user(email: Self.userEmail) {
             user = existing
         } else {
-            var profile = User(userID: "auth0|" + RandomToken.identifier(prefix: "", length: 24), email: Self.userEmail, createdAt: now)
+            var profile = User(
+                userID: "auth0|" + RandomToken.identifier(prefix: "", length: 24), email: Self.userEmail, createdAt: now
+            )
             profile.emailVerified = true
             profile.name = "Alice Example"
             profile.nickname = "alice"
@@ -44,7 +46,8 @@ public struct DemoTenant: Sendable {
         }
         if try await store.resourceServer(idOrIdentifier: Self.apiIdentifier) == nil {
             var api = ResourceServer(
-                id: RandomToken.identifier(prefix: "", length: 24), identifier: Self.apiIdentifier, name: "Demo Bank API")
+                id: RandomToken.identifier(prefix: "", length: 24), identifier: Self.apiIdentifier,
+                name: "Demo Bank API")
             api.scopes = [
                 .init(value: "read:balance", description: "Read account balances"),
                 .init(value: "transfer:funds", description: "Transfer money"),
@@ -85,7 +88,8 @@ public struct DemoTenant: Sendable {
         try await upsert(web, secret: webSecret, now: now)
 
         try await runtime.cache.reload()
-        return Seeded(userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback)
+        return Seeded(
+            userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback)
     }
 
     private func upsert(_ client: Client, secret: String?, now: Date) async throws {
@@ -95,7 +99,8 @@ public struct DemoTenant: Sendable {
             existing.updatedAt = now
             try await runtime.store.updateClient(existing)
         } else {
-            try await runtime.store.insertClient(ClientRecord(client: client, secretHash: hash, createdAt: now, updatedAt: now))
+            try await runtime.store.insertClient(
+                ClientRecord(client: client, secretHash: hash, createdAt: now, updatedAt: now))
         }
     }
 }

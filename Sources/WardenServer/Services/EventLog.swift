@@ -1,8 +1,8 @@
+import Foundation
 import Logging
 public import ServiceLifecycle
 import Synchronization
 public import WardenCore
-import Foundation
 
 /// Writes log events (SPEC §10) off the request path: `record` appends to an in-memory buffer and returns;
 /// a background service flushes the buffer to storage every 100 ms in one batch, so an event is readable

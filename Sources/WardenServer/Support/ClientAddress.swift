@@ -1,7 +1,7 @@
-import Hummingbird
-import NIOCore
 import Foundation
 import HTTPTypes
+import Hummingbird
+import NIOCore
 
 /// The client IP of a request (SPEC §1 `--trusted-proxies`): the socket peer, or the right-most
 /// `X-Forwarded-For` address not itself a trusted proxy when the peer is one.

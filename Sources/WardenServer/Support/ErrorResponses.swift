@@ -1,14 +1,16 @@
-public import Hummingbird
-public import WardenCore
 import HTTPTypes
+public import Hummingbird
 import NIOCore
+public import WardenCore
 
 extension OAuthError: HTTPResponseError {
     public var status: HTTPResponse.Status { .init(code: statusCode) }
 
     /// `{"error","error_description"}` with `Cache-Control: no-store` (RFC 6749 §5.2) and any extra headers.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var fields: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache"]
+        var fields: HTTPFields = [
+            .contentType: "application/json", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache",
+        ]
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields[name] = header.value }
         }

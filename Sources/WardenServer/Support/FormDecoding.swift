@@ -18,7 +18,9 @@ enum FormDecoding {
                 let high = utf8.index(after: index)
                 guard high != utf8.endIndex else { return nil }
                 let low = utf8.index(after: high)
-                guard low != utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else { return nil }
+                guard low != utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else {
+                    return nil
+                }
                 bytes.append(h << 4 | l)
                 index = low
             default:

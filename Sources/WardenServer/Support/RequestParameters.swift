@@ -18,8 +18,7 @@ struct RequestParameters: Sendable {
 
     /// Reads and parses the body of `request`; errors are ``OAuthError``s.
     static func read(from request: Request) async throws -> RequestParameters {
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        let mediaType = HeaderValue.mediaType(request.headers[.contentType])
         let buffer = try await RequestBodyReader.collect(
             request, tooLarge: OAuthError(.invalidRequest, "The request body is larger than 64 KiB", status: 413))
         switch mediaType {

@@ -1,0 +1,115 @@
+"""SPEC §1: health, readiness, Prometheus metrics, request ids, HTTPS with --tls-cert/--tls-key."""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import time
+
+import requests
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from wardenlib import HTTP_TIMEOUT, Warden, expect_status, json_of
+
+
+def test_health_and_readiness(warden):
+    assert json_of(expect_status(warden.http.get(warden.url("healthz"), timeout=HTTP_TIMEOUT), 200))["status"] == "ok"
+    assert json_of(expect_status(warden.http.get(warden.url("readyz"), timeout=HTTP_TIMEOUT), 200))["status"] == "ready"
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + "{") and all(f'{k}="{v}"' in line for k, v in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_metrics_count_requests_by_route_and_status_and_tokens_by_grant(warden):
+    m2m = warden.m2m()
+    before = expect_status(warden.http.get(warden.url("metrics"), timeout=HTTP_TIMEOUT), 200).text
+    for _ in range(3):
+        expect_status(warden.client_credentials(m2m.client_id, m2m.client_secret, m2m.audience), 200)
+    expect_status(warden.client_credentials(m2m.client_id, "wrong", m2m.audience), 401)
+    after = expect_status(warden.http.get(warden.url("metrics"), timeout=HTTP_TIMEOUT), 200)
+    assert after.headers["Content-Type"].startswith("text/plain")
+    text = after.text
+    issued = "warden_tokens_issued_total"
+    assert metric(text, issued, grant_type="client_credentials") - metric(before, issued,
+                                                                          grant_type="client_credentials") == 3
+    ok = dict(http_route="/oauth/token", http_response_status_code="200")
+    assert metric(text, "hb_requests", **ok) - metric(before, "hb_requests", **ok) >= 3
+    assert metric(text, "hb_requests", http_route="/oauth/token", http_response_status_code="401") >= 1
+    assert re.search(r"^http_server_request_duration_bucket\{.*http_route=\"/oauth/token\"", text, re.M), \
+        "no latency histogram for /oauth/token"
+
+
+def test_every_response_carries_a_request_id(warden):
+    a = warden.http.get(warden.url("healthz"), timeout=HTTP_TIMEOUT)
+    b = warden.http.post(warden.token_endpoint, data={}, timeout=HTTP_TIMEOUT)
+    assert a.headers.get("X-Request-Id") and b.headers.get("X-Request-Id")
+    assert a.headers["X-Request-Id"] != b.headers["X-Request-Id"]
+
+
+def self_signed(directory: str) -> tuple[str, str]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    with open(cert_path, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def test_https_with_tls_cert_and_key(warden):
+    workdir = tempfile.mkdtemp(prefix="warden-tls-")
+    cert, key = self_signed(workdir)
+    node = Warden(binary=warden.binary, workdir=workdir, database_url=f"sqlite:{workdir}/tls.sqlite",
+                  mgmt_client_id="tls-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
+                  pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
+    https = f"https://127.0.0.1:{node.port}/"
+    node.env["WARDEN_TLS_CERT"], node.env["WARDEN_TLS_KEY"] = cert, key
+    node.env["WARDEN_ISSUER"] = https
+    try:
+        node.start()
+        for _ in range(300):
+            try:
+                if requests.get(https + "readyz", verify=cert, timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert node.alive(), node.output_tail()
+            time.sleep(0.1)
+        discovery = expect_status(requests.get(https + ".well-known/openid-configuration", verify=cert,
+                                               timeout=HTTP_TIMEOUT), 200).json()
+        assert discovery["issuer"] == https
+        token = requests.post(https + "oauth/token", verify=cert, timeout=HTTP_TIMEOUT, data={
+            "grant_type": "client_credentials", "client_id": "tls-mgmt", "client_secret": node.mgmt_client_secret,
+            "audience": https + "api/v2/"})
+        assert token.status_code == 200, token.text
+        # plain HTTP on the TLS port is refused
+        try:
+            plain = requests.get(f"http://127.0.0.1:{node.port}/healthz", timeout=2)
+            assert plain.status_code != 200
+        except requests.RequestException:
+            pass
+    finally:
+        node.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
