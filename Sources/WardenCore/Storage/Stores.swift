@@ -106,6 +106,9 @@ public protocol ArtefactStore: Sendable {
     func putArtefact(kind: String, hash: String, payload: String, expiresAt: Date) async throws
     /// Atomically consumes it: of N concurrent calls exactly one gets ``ConsumeResult/consumed(payload:)``.
     func consumeArtefact(kind: String, hash: String, now: Date) async throws -> ConsumeResult
+    /// The payload of an unconsumed, unexpired artefact, without consuming it (a login transaction viewed
+    /// before it is completed).
+    func peekArtefact(kind: String, hash: String, now: Date) async throws -> String?
     /// Records `hash` as used if it is new (insert-if-absent); `false` when it was seen before (a replay).
     func rememberOnce(kind: String, hash: String, expiresAt: Date) async throws -> Bool
     /// Deletes artefacts expired before `date`.
@@ -114,11 +117,52 @@ public protocol ArtefactStore: Sendable {
 
 /// Everything Warden stores.
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
-    ChangeChannel,
-    SigningKeyStore, ArtefactStore
+    ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
     /// Closes connections.
     func shutdown() async throws
+}
+
+/// SSO sessions (SPEC §5).
+public protocol SessionStore: Sendable {
+    /// Stores a session under the SHA-256 hash of its cookie secret.
+    func insertSession(_ session: Session, secretHash: String) async throws
+    /// The session whose cookie secret hashes to `secretHash`, if it exists (active or not).
+    func session(secretHash: String) async throws -> Session?
+    /// The session by its public id.
+    func session(id: String) async throws -> Session?
+    /// Replaces a session (new `authTime`, activity times); throws ``StorageError/notFound``.
+    func updateSession(_ session: Session) async throws
+    /// Ends a session; `false` when it did not exist.
+    func deleteSession(id: String) async throws -> Bool
+    /// Ends every session created from a refresh-token family (SPEC §8 cascade revocation); returns how many.
+    func deleteSessions(sourceFamilyID: String) async throws -> Int
+    /// Deletes sessions past their absolute or idle end.
+    func purgeSessions(expiredBefore date: Date) async throws
+}
+
+/// Refresh tokens (SPEC §3).
+public protocol RefreshTokenStore: Sendable {
+    func insertRefreshToken(_ record: RefreshTokenRecord) async throws
+    /// Redeems a token at `now`. With `rotating`, atomically marks it used so that of N concurrent
+    /// redemptions exactly one is ``RefreshTokenUse/valid(_:)`` and the others ``RefreshTokenUse/reused(_:)``.
+    func useRefreshToken(hash: String, rotating: Bool, now: Date) async throws -> RefreshTokenUse
+    /// Revokes every token of a family; returns how many were live.
+    func revokeRefreshTokenFamily(_ familyID: String, at date: Date) async throws -> Int
+    /// The token record by hash, whatever its state.
+    func refreshToken(hash: String) async throws -> RefreshTokenRecord?
+}
+
+/// Password-login failures and locks (SPEC §5: 10 failures in 15 minutes lock for 15 minutes).
+public protocol LoginThrottleStore: Sendable {
+    /// Records a failure at `date` and returns the failures since `windowStart` (this one included).
+    func recordLoginFailure(userID: String, at date: Date, windowStart: Date) async throws -> Int
+    /// Locks the user's password login until `date`.
+    func lockLogin(userID: String, until date: Date) async throws
+    /// The end of the current lock, if one is in force at `now`.
+    func loginLockedUntil(userID: String, now: Date) async throws -> Date?
+    /// Forgets the failures (after a successful login).
+    func clearLoginFailures(userID: String) async throws
 }
