@@ -41,6 +41,15 @@ extension SQLStore {
         return try await consumeArtefact(kind: kind, hash: hash, now: now)
     }
 
+    /// A plain `SELECT`: the row is left as it is.
+    public func peekArtefact(kind: String, hash: String, now: Date) async throws -> String? {
+        try await sql.select().column("payload").from("artefacts")
+            .where("kind", .equal, kind).where("hash", .equal, hash)
+            .where("consumed_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, now.millisecondsSince1970)
+            .first(decodingColumn: "payload", as: String.self)
+    }
+
     /// `INSERT … ON CONFLICT DO NOTHING RETURNING hash`: `true` for exactly one of concurrent callers. The row
     /// is marked consumed at once; it stays (a replay is still seen) until purged after `expiresAt`.
     public func rememberOnce(kind: String, hash: String, expiresAt: Date) async throws -> Bool {

@@ -22,6 +22,7 @@ enum Terminal {
     }
 
     static func printQuickStart(_ seeded: DemoTenant.Seeded, issuer: String) {
+        let login = DemoTenant.quickStartLogin(issuer: issuer)
         stderr(
             """
 
@@ -32,6 +33,12 @@ enum Terminal {
             │ CIBA client:              \(DemoTenant.cibaClientID)  secret \(seeded.cibaClientSecret)
             │ web client:               \(DemoTenant.webClientID)  secret \(seeded.webClientSecret)
             │ (the demo clients' secrets are made anew on every --demo start)
+            │
+            │ Log in (authorization code flow with PKCE; the code verifier is fresh for this start):
+            │   open:     \(login.url)
+            │   verifier: \(login.verifier)
+            │   then, with CODE from the /demo/callback page (valid 60 s):
+            │   \(login.redeem)
             │
             │ Discovery:  curl -s \(issuer).well-known/openid-configuration
             │ JWKS:       curl -s \(issuer).well-known/jwks.json

@@ -47,6 +47,31 @@ struct ArtefactStoreTests {
         }
     }
 
+    @Test("peek reads without consuming; consumed, expired and unknown are nil", arguments: TestDatabase.available)
+    func peek(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let hash = uniqueID("login_tx")
+            let expiresAt = storedTime(60)
+            try await store.putArtefact(kind: "login_tx", hash: hash, payload: "tx", expiresAt: expiresAt)
+            let now = Date()
+            #expect(try await store.peekArtefact(kind: "login_tx", hash: hash, now: now) == "tx")
+            #expect(try await store.peekArtefact(kind: "login_tx", hash: hash, now: now) == "tx")
+            #expect(
+                try await store.peekArtefact(kind: "login_tx", hash: hash, now: expiresAt.addingTimeInterval(-0.001))
+                    == "tx")
+            #expect(try await store.peekArtefact(kind: "login_tx", hash: hash, now: expiresAt) == nil, "expired")
+            #expect(try await store.peekArtefact(kind: "code", hash: hash, now: now) == nil, "another kind")
+            #expect(try await store.peekArtefact(kind: "login_tx", hash: uniqueID("never"), now: now) == nil)
+
+            #expect(try await store.consumeArtefact(kind: "login_tx", hash: hash, now: now) == .consumed(payload: "tx"))
+            #expect(try await store.peekArtefact(kind: "login_tx", hash: hash, now: now) == nil, "consumed")
+
+            let seen = uniqueID("jti")
+            #expect(try await store.rememberOnce(kind: "jti", hash: seen, expiresAt: storedTime(60)))
+            #expect(try await store.peekArtefact(kind: "jti", hash: seen, now: now) == nil, "remembered is consumed")
+        }
+    }
+
     @Test("put twice under one hash is a conflict", arguments: TestDatabase.available)
     func putConflict(database: TestDatabase) async throws {
         try await database.withStore { store in

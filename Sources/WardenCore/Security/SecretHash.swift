@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 import Foundation
 
 /// How Warden stores what it only needs to verify: client secrets, opaque tokens, codes (SPEC §3).

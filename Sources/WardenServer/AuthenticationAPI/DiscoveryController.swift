@@ -23,10 +23,16 @@ struct DiscoveryController: Sendable {
         let algorithms = Set(runtime.keys.ring.algorithms.map(\.rawValue) + ["RS256"]).sorted()
         return .object([
             "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + "authorize"),
             "token_endpoint": .string(issuer + "oauth/token"),
+            "userinfo_endpoint": .string(runtime.configuration.userinfoAudience),
             "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+            "revocation_endpoint": .string(issuer + "oauth/revoke"),
+            "end_session_endpoint": .string(issuer + "oidc/logout"),
             "grant_types_supported": .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) }),
             "response_types_supported": ["code"],
+            "response_modes_supported": ["query", "form_post"],
+            "code_challenge_methods_supported": ["S256"],
             "subject_types_supported": ["public"],
             "token_endpoint_auth_methods_supported": [
                 "client_secret_basic", "client_secret_post", "private_key_jwt", "none",

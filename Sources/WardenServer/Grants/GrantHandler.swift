@@ -41,7 +41,9 @@ struct GrantRegistry: Sendable {
     init(runtime: WardenRuntime) {
         let issuer = TokenIssuer(runtime: runtime)
         let all: [any GrantHandler] = [
-            ClientCredentialsGrant(runtime: runtime, issuer: issuer)
+            ClientCredentialsGrant(runtime: runtime, issuer: issuer),
+            AuthorizationCodeGrantHandler(runtime: runtime, issuer: issuer),
+            RefreshTokenGrant(runtime: runtime, issuer: issuer),
         ]
         handlers = Dictionary(uniqueKeysWithValues: all.map { ($0.grantType, $0) })
     }

@@ -1,4 +1,5 @@
-public import Foundation
+import Foundation
+import Hummingbird
 import HummingbirdBcrypt
 import WardenCore
 
@@ -56,7 +57,7 @@ public struct DemoTenant: Sendable {
             api.allowOfflineAccess = true
             try await store.insertResourceServer(api)
         }
-        let callback = runtime.issuer + "demo/callback"
+        let callback = Self.callback(issuer: runtime.issuer)
 
         var native = Client(clientID: Self.nativeClientID, name: "Demo Native App")
         native.appType = "native"
@@ -102,5 +103,61 @@ public struct DemoTenant: Sendable {
             try await runtime.store.insertClient(
                 ClientRecord(client: client, secretHash: hash, createdAt: now, updatedAt: now))
         }
+    }
+}
+
+extension DemoTenant {
+    /// A ready-to-open login of the public demo client (SPEC §1 quick start): a fresh PKCE pair
+    /// (RFC 7636 §4.1–4.2), the `/authorize` URL carrying its S256 challenge, and the curl line that redeems
+    /// the code with its verifier.
+    public struct QuickStartLogin: Sendable {
+        public var verifier: String
+        public var url: String
+        /// The redeeming curl line, with `CODE` where the code goes.
+        public var redeem: String
+    }
+
+    public static func quickStartLogin(issuer: String) -> QuickStartLogin {
+        let verifier = RandomToken.make(bytes: 32)
+        var components = URLComponents(string: issuer + "authorize")!
+        components.queryItems = [
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "client_id", value: nativeClientID),
+            URLQueryItem(name: "redirect_uri", value: callback(issuer: issuer)),
+            URLQueryItem(name: "scope", value: "openid profile email offline_access read:balance"),
+            URLQueryItem(name: "audience", value: apiIdentifier),
+            URLQueryItem(name: "state", value: RandomToken.make(bytes: 16)),
+            URLQueryItem(name: "code_challenge", value: SecretHash.sha256Base64URL(verifier)),
+            URLQueryItem(name: "code_challenge_method", value: CodeChallenge.s256),
+        ]
+        // Keep `+`, `:` and `/` unambiguous for every form decoder.
+        let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
+        return QuickStartLogin(
+            verifier: verifier, url: url, redeem: redeemCommand(issuer: issuer, code: "CODE", verifier: verifier))
+    }
+
+    /// `{issuer}demo/callback`, the demo clients' callback.
+    static func callback(issuer: String) -> String { issuer + "demo/callback" }
+
+    /// The curl line that redeems `code` at the token endpoint (SPEC §5).
+    static func redeemCommand(issuer: String, code: String, verifier: String) -> String {
+        "curl -s \(issuer)oauth/token -d grant_type=authorization_code -d client_id=\(nativeClientID)"
+            + " --data-urlencode redirect_uri=\(callback(issuer: issuer)) -d code=\(code) -d code_verifier=\(verifier)"
+    }
+
+    /// `GET /demo/callback` shows the code (or error) it received and the curl line that redeems it;
+    /// `GET /demo/`, the demo clients' post-logout address, shows the same page without a code.
+    static func addRoutes(to router: Router<WardenRequestContext>, issuer: String) {
+        let page: @Sendable (Request, WardenRequestContext) async throws -> Response = { request, _ in
+            let query = QueryParameters(request.uri.query)
+            let code = query?["code"]
+            return PageRenderer.shared.response(
+                DemoCallbackPage(
+                    code: code, state: query?["state"],
+                    curl: code.map { redeemCommand(issuer: issuer, code: $0, verifier: "VERIFIER") },
+                    error: query?["error"], errorDescription: query?["error_description"]))
+        }
+        router.get("demo/callback", use: page)
+        router.get("demo", use: page)
     }
 }

@@ -25,6 +25,8 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
         pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: max(1, maxConnections / max(1, loops)),
+            // A busy node queues for a connection rather than failing fast: 30 s before `connectionRequestTimeout`.
+            requestTimeout: .seconds(30),
             logger: logger,
             on: group)
         self.logger = logger
@@ -51,10 +53,11 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
                 let connection = try await PostgresConnection.connect(
                     configuration: connectionConfiguration, id: connectionID, logger: logger)
                 defer { Task { try? await connection.close() } }
-                let notifications = try await connection.listen(channel)
-                await reconnected()
-                for try await notification in notifications {
-                    await handler(notification.payload)
+                try await connection.listen(on: channel) { notifications in
+                    await reconnected()
+                    for try await notification in notifications {
+                        await handler(notification.payload)
+                    }
                 }
             } catch is CancellationError {
                 return

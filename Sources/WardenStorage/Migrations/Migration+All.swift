@@ -128,6 +128,60 @@ extension Migration {
                 """,
                 "CREATE INDEX artefacts_expiry ON artefacts (expires_at)",
             ]
-        }
+        },
+        Migration(version: 2, name: "sessions, refresh tokens, login throttling") { _ in
+            [
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    secret_hash TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    auth_time BIGINT NOT NULL,
+                    last_active_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    idle_expires_at BIGINT NOT NULL,
+                    method TEXT NOT NULL,
+                    source_family_id TEXT
+                )
+                """,
+                "CREATE INDEX sessions_user ON sessions (user_id)",
+                "CREATE INDEX sessions_source_family ON sessions (source_family_id)",
+                // The purge deletes by either end.
+                "CREATE INDEX sessions_expiry ON sessions (expires_at)",
+                "CREATE INDEX sessions_idle_expiry ON sessions (idle_expires_at)",
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    family_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    audience TEXT,
+                    scope TEXT NOT NULL,
+                    authorization_details TEXT,
+                    session_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT,
+                    used_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+                "CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id)",
+                """
+                CREATE TABLE login_failures (
+                    user_id TEXT NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX login_failures_user ON login_failures (user_id, at)",
+                """
+                CREATE TABLE login_locks (
+                    user_id TEXT PRIMARY KEY,
+                    locked_until BIGINT NOT NULL
+                )
+                """,
+            ]
+        },
     ]
 }

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import WardenCore
+
+/// The steps of the authorization code flow once a request is validated (SPEC §5): decide whether the SSO
+/// session may answer it, send the person to the login form, ask a third-party client's consent, and
+/// answer with a code.
+struct AuthorizationFlow: Sendable {
+    let runtime: WardenRuntime
+    let sessions: SessionManager
+    let transactions: LoginTransactionStore
+    let scopes: ScopePolicy
+    let codes: AuthorizationCodeIssuer
+    /// The issuer's path with a trailing slash, under which the hosted pages are served.
+    let basePath: String
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        self.sessions = SessionManager(runtime: runtime)
+        self.transactions = LoginTransactionStore(runtime: runtime)
+        self.scopes = ScopePolicy(runtime: runtime)
+        self.codes = AuthorizationCodeIssuer(runtime: runtime)
+        let path = URLComponents(string: runtime.issuer)?.path ?? "/"
+        self.basePath = path.hasSuffix("/") ? path : path + "/"
+    }
+
+    var loginPath: String { basePath + "u/login" }
+    var consentPath: String { basePath + "u/consent" }
+
+    /// Whether `session` answers `request` without a new login: not with `prompt=login`, and not when the
+    /// last login is older than `max_age` (OIDC Core §3.1.2.1).
+    func isSatisfied(_ request: AuthorizationRequest, by session: Session) -> Bool {
+        guard !request.prompt.contains(.login) else { return false }
+        guard let maxAge = request.maxAge else { return true }
+        return runtime.clock.now().timeIntervalSince(session.authTime) <= Double(maxAge)
+    }
+
+    /// The user of an SSO session, if they may still sign in.
+    func activeUser(of session: Session) async throws -> User? {
+        guard let record = try await runtime.store.user(id: session.userID), !record.user.blocked else { return nil }
+        return record.user
+    }
+
+    /// Parks `request` in a login transaction and redirects to the login form (SPEC §5).
+    func startLogin(_ request: AuthorizationRequest) async throws -> Response {
+        let id = try await transactions.start(LoginTransaction(request: request), stage: .login)
+        return Response(
+            status: .found, headers: [.location: loginPath + "?state=" + id, .cacheControl: "no-store"])
+    }
+
+    /// The login form of transaction `id`, with its CSRF cookie.
+    func loginPage(
+        id: String, transaction: LoginTransaction, client: Client, email: String = "", message: String? = nil
+    ) -> Response {
+        let page = LoginPage(
+            clientName: client.name, formAction: loginPath, state: id, csrf: transaction.csrf, email: email,
+            message: message)
+        return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
+    }
+
+    /// After authentication: the consent page for a third-party client (or `prompt=consent`), else the code.
+    func complete(
+        _ request: AuthorizationRequest, client: Client, session: Session, user: User
+    ) async throws -> Response {
+        let granted = try await scopes.grantedScopes(request.scope, audience: request.audience, userID: user.userID)
+        guard !client.isFirstParty || request.prompt.contains(.consent) else {
+            return try await respondWithCode(request, session: session, scope: granted)
+        }
+        guard !request.prompt.contains(.none) else {
+            return request.responseTarget.response(
+                OAuthError("consent_required", "The application needs the user's consent"))
+        }
+        let transaction = LoginTransaction(request: request, sessionID: session.id, grantedScope: granted)
+        let id = try await transactions.start(transaction, stage: .consent)
+        let page = ConsentPage(
+            clientName: client.name, email: user.email ?? user.userID,
+            scopes: try await scopes.descriptions(of: granted, audience: request.audience), formAction: consentPath,
+            state: id, csrf: transaction.csrf)
+        return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
+    }
+
+    /// Issues a code for `session` and sends it to the client (RFC 6749 §4.1.2).
+    func respondWithCode(_ request: AuthorizationRequest, session: Session, scope: [String]) async throws -> Response {
+        let code = try await codes.issue(for: request, session: session, scope: scope)
+        return request.responseTarget.response([(name: "code", value: code)])
+    }
+
+    private func withCSRFCookie(_ response: Response, token: String) -> Response {
+        var response = response
+        response.setCookie(CSRFCookie.make(token: token, path: basePath + "u/", secure: sessions.secureCookies))
+        return response
+    }
+}

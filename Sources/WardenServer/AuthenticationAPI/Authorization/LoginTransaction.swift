@@ -1,0 +1,72 @@
+import Foundation
+import WardenCore
+
+/// A front-channel request waiting for the person (SPEC §5): the validated request and the CSRF token of
+/// its forms, kept server-side for an hour as a single-use artefact under the SHA-256 of a random id that
+/// travels as the `state` of the hosted pages. The login stage is peeked while the form is shown and
+/// consumed by the successful post; the consent stage also names the session it was asked in and the
+/// scopes it would grant.
+struct LoginTransaction: Codable, Sendable {
+    /// The artefact kinds of the two stages.
+    enum Stage: String, Sendable {
+        case login = "login_tx"
+        case consent = "consent_tx"
+    }
+
+    static let lifetime: Double = 3600
+
+    var request: AuthorizationRequest
+    var csrf: String
+    /// Consent stage: the session that will receive the code.
+    var sessionID: String?
+    /// Consent stage: the scopes the code will carry once accepted.
+    var grantedScope: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case request, csrf
+        case sessionID = "session_id"
+        case grantedScope = "granted_scope"
+    }
+
+    init(request: AuthorizationRequest, sessionID: String? = nil, grantedScope: [String]? = nil) {
+        self.request = request
+        self.csrf = RandomToken.make()
+        self.sessionID = sessionID
+        self.grantedScope = grantedScope
+    }
+}
+
+/// Stores ``LoginTransaction``s as artefacts.
+struct LoginTransactionStore: Sendable {
+    let runtime: WardenRuntime
+
+    /// Stores `transaction` and returns its id.
+    func start(_ transaction: LoginTransaction, stage: LoginTransaction.Stage) async throws -> String {
+        let id = RandomToken.make()
+        let payload = String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self)
+        try await runtime.store.putArtefact(
+            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), payload: payload,
+            expiresAt: runtime.clock.now().addingTimeInterval(LoginTransaction.lifetime))
+        return id
+    }
+
+    /// The pending transaction, left in place.
+    func peek(_ id: String, stage: LoginTransaction.Stage) async throws -> LoginTransaction? {
+        try await runtime.store.peekArtefact(
+            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: runtime.clock.now()
+        )
+        .flatMap(Self.decode)
+    }
+
+    /// The transaction, if this call is the one that consumed it.
+    func consume(_ id: String, stage: LoginTransaction.Stage) async throws -> LoginTransaction? {
+        let result = try await runtime.store.consumeArtefact(
+            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
+        guard case .consumed(let payload) = result else { return nil }
+        return Self.decode(payload)
+    }
+
+    private static func decode(_ payload: String) -> LoginTransaction? {
+        try? JSONDecoder().decode(LoginTransaction.self, from: Data(payload.utf8))
+    }
+}

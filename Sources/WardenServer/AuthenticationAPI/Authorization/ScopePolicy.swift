@@ -1,0 +1,42 @@
+import WardenCore
+
+/// Which requested scopes a user-facing grant carries (SPEC §5, §9): the OIDC scopes always; API scopes
+/// only when an audience is requested and the API defines them, and, when the API has `enforce_policies`,
+/// only those the user holds through roles. Unknown scopes are dropped.
+struct ScopePolicy: Sendable {
+    /// Scopes RBAC never filters (SPEC §9).
+    static let openIDScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
+
+    let runtime: WardenRuntime
+
+    /// The granted scopes, in the order requested.
+    func grantedScopes(_ requested: [String], audience: String?, userID: String) async throws -> [String] {
+        var allowed = Self.openIDScopes
+        if let audience, let api = try await runtime.cache.resourceServer(identifier: audience) {
+            var apiScopes = api.scopeValues
+            if api.enforcePolicies {
+                apiScopes.formIntersection(
+                    try await runtime.store.permissionNames(ofUser: userID, resourceServer: api.identifier))
+            }
+            allowed.formUnion(apiScopes)
+        }
+        return requested.filter(allowed.contains)
+    }
+
+    /// What the consent page says for each scope.
+    func descriptions(of scopes: [String], audience: String?) async throws -> [ConsentPage.ScopeLine] {
+        var api: ResourceServer?
+        if let audience { api = try await runtime.cache.resourceServer(identifier: audience) }
+        return scopes.map { scope in
+            let text =
+                switch scope {
+                case "openid": "Confirm who you are"
+                case "profile": "See your name, nickname and picture"
+                case "email": "See your e-mail address"
+                case "offline_access": "Keep access while you are not using the application"
+                default: "\(api?.scopes.first { $0.value == scope }?.description ?? scope) (\(api?.name ?? ""))"
+                }
+            return ConsentPage.ScopeLine(description: text)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import WardenCore
+
+/// The front channel of the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, SPEC §5):
+/// `GET /authorize`, the hosted login form (`GET`/`POST /u/login`) and the consent form (`POST /u/consent`).
+/// Every answer is a redirect to the verified redirect URI or an HTML page; never JSON.
+struct AuthorizeController: Sendable {
+    let runtime: WardenRuntime
+    let validator: AuthorizationRequestValidator
+    let flow: AuthorizationFlow
+    let passwords: PasswordAuthenticator
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        self.validator = AuthorizationRequestValidator(runtime: runtime)
+        self.flow = AuthorizationFlow(runtime: runtime)
+        self.passwords = PasswordAuthenticator(runtime: runtime)
+    }
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get("authorize") { request, context in
+            await page(context) { try await authorize(request, context: context) }
+        }
+        router.get("u/login") { request, context in
+            await page(context) { try await showLogin(request) }
+        }
+        router.post("u/login") { request, context in
+            await page(context) { try await login(request, context: context) }
+        }
+        router.post("u/consent") { request, context in
+            await page(context) { try await consent(request) }
+        }
+    }
+
+    /// `GET /authorize`: validates, then answers from the SSO session or sends the person to log in.
+    func authorize(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        guard let query = QueryParameters(request.uri.query) else { throw ErrorPage.malformedRequest }
+        let (authorization, client) = try await validator.validate(query)
+        if let session = try await flow.sessions.current(request), let user = try await flow.activeUser(of: session),
+            flow.isSatisfied(authorization, by: session)
+        {
+            return try await flow.complete(authorization, client: client, session: session, user: user)
+        }
+        guard !authorization.prompt.contains(.none) else {
+            return authorization.responseTarget.response(
+                OAuthError(.loginRequired, "The user is not logged in or must log in again"))
+        }
+        return try await flow.startLogin(authorization)
+    }
+
+    /// `GET /u/login?state=…`: the login form of a pending transaction.
+    func showLogin(_ request: Request) async throws -> Response {
+        let (id, transaction, client) = try await pending(QueryParameters(request.uri.query)?["state"])
+        return flow.loginPage(id: id, transaction: transaction, client: client)
+    }
+
+    /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction,
+    /// begins (or renews) the SSO session, logs `s` and continues the flow.
+    func login(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let form = try await Self.readForm(request)
+        let (id, transaction, client) = try await pending(form["state"])
+        guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
+            throw ErrorPage.unverifiedForm
+        }
+        let email = form["username"] ?? ""
+        guard !email.isEmpty, let password = form["password"] else {
+            return flow.loginPage(
+                id: id, transaction: transaction, client: client, email: email,
+                message: "Enter your e-mail address and password.")
+        }
+        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let attempt = PasswordAuthenticator.Attempt(
+            email: email, password: password, client: client, ip: ip, userAgent: request.headers[.userAgent])
+        switch try await passwords.authenticate(attempt) {
+        case .refused(let message):
+            return flow.loginPage(id: id, transaction: transaction, client: client, email: email, message: message)
+        case .authenticated(let record):
+            guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
+                throw ErrorPage.expiredTransaction
+            }
+            let existing = try await flow.sessions.current(request)
+            let (session, cookie) = try await flow.sessions.signIn(userID: record.user.userID, existing: existing)
+            let user = try await recordLogin(record, attempt: attempt, request: transaction.request)
+            var response = try await flow.complete(transaction.request, client: client, session: session, user: user)
+            if let cookie { response.setCookie(cookie) }
+            return response
+        }
+    }
+
+    /// `POST /u/consent`: `action=accept` issues the code, `action=deny` answers `access_denied`.
+    func consent(_ request: Request) async throws -> Response {
+        let form = try await Self.readForm(request)
+        guard let id = form["state"], let transaction = try await flow.transactions.peek(id, stage: .consent) else {
+            throw ErrorPage.expiredTransaction
+        }
+        guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
+            throw ErrorPage.unverifiedForm
+        }
+        let action = form["action"]
+        guard action == "accept" || action == "deny" else { throw ErrorPage.unreadableForm }
+        guard let transaction = try await flow.transactions.consume(id, stage: .consent),
+            let session = try await flow.sessions.current(request), session.id == transaction.sessionID
+        else { throw ErrorPage.expiredTransaction }
+        guard action == "accept" else {
+            return transaction.request.responseTarget.response(
+                OAuthError(.accessDenied, "The user denied access to the application"))
+        }
+        return try await flow.respondWithCode(
+            transaction.request, session: session, scope: transaction.grantedScope ?? [])
+    }
+
+    /// The pending login transaction `id` and its client.
+    private func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
+        guard let id, let transaction = try await flow.transactions.peek(id, stage: .login),
+            let client = try await runtime.cache.client(id: transaction.request.clientID)?.client
+        else { throw ErrorPage.expiredTransaction }
+        return (id, transaction, client)
+    }
+
+    /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).
+    private func recordLogin(
+        _ record: UserRecord, attempt: PasswordAuthenticator.Attempt, request: AuthorizationRequest
+    ) async throws -> User {
+        let now = runtime.clock.now()
+        var updated = record
+        updated.user.lastLogin = now
+        updated.user.loginsCount += 1
+        try await runtime.store.updateUser(updated)
+        runtime.eventLog.record(
+            LogEvent(
+                date: now, type: .loginSuccess, description: "Successful login", clientID: attempt.client.clientID,
+                clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent,
+                userID: record.user.userID, userName: attempt.email, audience: request.audience,
+                scope: request.scope.joined(separator: " "), details: ["connection": .string(User.connection)]))
+        return updated.user
+    }
+
+    /// The posted form; an unreadable or oversized body is a page (SPEC §11).
+    private static func readForm(_ request: Request) async throws -> RequestParameters {
+        do {
+            return try await RequestParameters.read(from: request)
+        } catch let error as OAuthError {
+            var page = ErrorPage.unreadableForm
+            page.status = .init(code: error.statusCode)
+            throw page
+        }
+    }
+
+    /// Runs a handler of the front channel, turning its failures into pages or redirects.
+    private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
+        do {
+            return try await handler()
+        } catch let failure as AuthorizationFailure {
+            return failure.response
+        } catch let page as ErrorPage {
+            return PageRenderer.shared.response(page)
+        } catch {
+            context.logger.error("front channel failure", metadata: ["error": "\(String(reflecting: error))"])
+            return PageRenderer.shared.response(ErrorPage.serverError)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import HTTPTypes
+import Hummingbird
+import WardenCore
+
+/// `POST /oauth/revoke` (RFC 7009, SPEC §3): a client revokes one of its refresh tokens, and with it the
+/// token's whole family (`srrt` logged). The client authenticates as at the token endpoint.
+///
+/// Any other token — unknown, already revoked, an access token (a self-contained JWT), or another client's
+/// refresh token — is answered 200 as well, revoking nothing (RFC 7009 §2.2), so the endpoint does not reveal
+/// which tokens exist.
+struct RevocationController: Sendable {
+    let runtime: WardenRuntime
+    let clients: ClientAuthenticator
+    let issuer: TokenIssuer
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        self.clients = ClientAuthenticator(runtime: runtime)
+        self.issuer = TokenIssuer(runtime: runtime)
+    }
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.post("oauth/revoke") { request, context in try await revoke(request, context: context) }
+    }
+
+    func revoke(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let parameters = try await RequestParameters.read(from: request)
+        let (record, authenticated) = try await clients.authenticate(headers: request.headers, parameters: parameters)
+        if !authenticated, !record.client.isPublic {
+            throw OAuthError(.invalidClient, "Client authentication is required")
+        }
+        guard let token = parameters["token"] else {
+            throw OAuthError.invalidRequest("Missing required parameter: token")
+        }
+        // `token_type_hint` (RFC 7009 §2.1) needs no lookup: only refresh tokens are stored, by hash.
+        if let stored = try await runtime.store.refreshToken(hash: SecretHash.sha256Hex(token)),
+            stored.clientID == record.client.clientID
+        {
+            let revoked = try await runtime.store.revokeRefreshTokenFamily(stored.familyID, at: runtime.clock.now())
+            if revoked > 0 {
+                issuer.log(
+                    .refreshTokenRevoked,
+                    request: TokenRequest(
+                        parameters: parameters, client: record, clientAuthenticated: authenticated,
+                        ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
+                        userAgent: request.headers[.userAgent]),
+                    clientID: record.client.clientID, audience: stored.audience,
+                    scope: stored.scope.joined(separator: " "), userID: stored.userID)
+            }
+        }
+        return Response(status: .ok, headers: [.cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache"])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import WardenCore
+
+/// `authorization_code` (RFC 6749 §4.1.3) with PKCE (RFC 7636 §4.5) per SPEC §5: redeems the single-use code
+/// that `/authorize` stored as an ``AuthorizationCodeGrant`` and issues the user's tokens (SPEC §3).
+///
+/// Every mismatch — unknown, expired or replayed code, another client, another `redirect_uri`, a wrong
+/// verifier — is `invalid_grant`; a missing or malformed `code_verifier` is `invalid_request`. A replayed
+/// code also revokes the refresh tokens its first exchange issued (RFC 6749 §4.1.2).
+struct AuthorizationCodeGrantHandler: GrantHandler {
+    let runtime: WardenRuntime
+    let issuer: TokenIssuer
+    var grantType: GrantType { .authorizationCode }
+    /// Public clients redeem codes with `client_id` and their PKCE verifier (RFC 7636 §1).
+    var requiresClientAuthentication: Bool { false }
+    var failureEvent: LogEventType { .codeExchangeFailed }
+
+    func exchange(_ request: TokenRequest) async throws -> TokenResponse {
+        let client = request.client.client
+        let code = try request.require("code")
+        let redirectURI = try request.require("redirect_uri")
+        let verifier = request.parameters["code_verifier"]
+        if let verifier, !CodeChallenge.isWellFormed(verifier: verifier) {
+            throw OAuthError.invalidRequest("code_verifier must be 43-128 characters of [A-Za-z0-9-._~]")
+        }
+        if client.isPublic, verifier == nil {
+            throw OAuthError.invalidRequest("Missing required parameter: code_verifier")
+        }
+        let grant = try await redeem(code)
+        guard grant.clientID == client.clientID else {
+            throw OAuthError(.invalidGrant, "The code was issued to another client")
+        }
+        guard grant.redirectURI == redirectURI else {
+            throw OAuthError(.invalidGrant, "redirect_uri does not match the authorization request")
+        }
+        try checkProofKey(challenge: grant.codeChallenge, verifier: verifier, publicClient: client.isPublic)
+        let user = try await issuer.activeUser(id: grant.userID)
+        let response = try await issuer.userTokens(
+            .init(
+                client: client, user: user, scope: grant.scope, audience: grant.audience, sessionID: grant.sessionID,
+                authTime: grant.authTime, nonce: grant.nonce, familyID: grant.familyID),
+            refreshToken: .whenOffered)
+        issuer.count(.authorizationCode)
+        issuer.log(
+            .codeExchangeSucceeded, request: request, clientID: client.clientID, audience: grant.audience,
+            scope: grant.scope.joined(separator: " "), userID: grant.userID)
+        return response
+    }
+
+    /// Consumes the code atomically (SPEC §5: single-use, 60 s). A replay revokes the refresh-token family of
+    /// the first exchange before it is refused.
+    private func redeem(_ code: String) async throws -> AuthorizationCodeGrant {
+        let now = runtime.clock.now()
+        switch try await runtime.store.consumeArtefact(
+            kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code), now: now)
+        {
+        case .consumed(let payload):
+            return try decode(payload)
+        case .alreadyConsumed(let payload):
+            _ = try await runtime.store.revokeRefreshTokenFamily(try decode(payload).familyID, at: now)
+            throw OAuthError(.invalidGrant, "The authorization code was already used")
+        case .expired:
+            throw OAuthError(.invalidGrant, "The authorization code has expired")
+        case .notFound:
+            throw OAuthError(.invalidGrant, "Invalid authorization code")
+        }
+    }
+
+    private func decode(_ payload: String) throws -> AuthorizationCodeGrant {
+        do {
+            return try JSONDecoder().decode(AuthorizationCodeGrant.self, from: Data(payload.utf8))
+        } catch {
+            throw OAuthError.serverError(debug: "unreadable authorization code payload: \(error)")
+        }
+    }
+
+    /// RFC 7636 §4.6: a code bound to a challenge needs the matching verifier; a verifier for a code without a
+    /// challenge is refused (a downgrade, OAuth 2.1 §4.1.3), and so is a public client's code without PKCE.
+    private func checkProofKey(challenge: String?, verifier: String?, publicClient: Bool) throws(OAuthError) {
+        guard let challenge else {
+            guard verifier == nil, !publicClient else {
+                throw OAuthError(.invalidGrant, "The authorization request did not use PKCE")
+            }
+            return
+        }
+        guard let verifier else { throw .invalidRequest("Missing required parameter: code_verifier") }
+        guard CodeChallenge.verify(verifier: verifier, challenge: challenge) else {
+            throw OAuthError(.invalidGrant, "Failed to verify code_verifier")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import HTTPTypes
+
+/// The error pages of the front channel. Each says what happened and what the person can do; none of them
+/// redirects (RFC 6749 §4.1.2.1: never to an unverified `redirect_uri`).
+extension ErrorPage {
+    static let unknownClient = ErrorPage(
+        title: "Unknown application", message: "The application that sent you here is not registered.",
+        advice: "Contact the application's developer.", status: .badRequest)
+
+    static let invalidRedirect = ErrorPage(
+        title: "Invalid redirect address", message: "The application sent an invalid redirect address.",
+        advice: "Contact the application's developer.", status: .badRequest)
+
+    static let malformedRequest = ErrorPage(
+        title: "Invalid request", message: "The application sent a malformed sign-in request.",
+        advice: "Contact the application's developer.", status: .badRequest)
+
+    static let expiredTransaction = ErrorPage(
+        title: "Sign-in expired", message: "This sign-in page has expired or was already used.",
+        advice: "Go back to the application and sign in again.", status: .badRequest)
+
+    static let unverifiedForm = ErrorPage(
+        title: "Form not accepted", message: "The form could not be verified.",
+        advice: "Go back, reload the page and try again. Cookies must be enabled for this site.",
+        status: .forbidden)
+
+    static let unreadableForm = ErrorPage(
+        title: "Form not accepted", message: "The form could not be read.",
+        advice: "Go back, reload the page and try again.", status: .badRequest)
+
+    static let invalidLogout = ErrorPage(
+        title: "Invalid sign-out request", message: "The application sent an invalid sign-out request.",
+        advice: "Close this window, or contact the application's developer.", status: .badRequest)
+
+    static let serverError = ErrorPage(
+        title: "Something went wrong", message: "The sign-in service could not complete your request.",
+        advice: "Try again in a few minutes.", status: .internalServerError)
+}

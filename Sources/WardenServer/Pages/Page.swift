@@ -1,0 +1,87 @@
+import HTTPTypes
+
+/// A hosted page (SPEC §5): its template, title and the values the template reads under `page`.
+protocol Page: Sendable {
+    /// The name of the template in ``PageRenderer``'s library.
+    static var template: String { get }
+    var title: String { get }
+    /// The HTTP status of the response.
+    var status: HTTPResponse.Status { get }
+}
+
+extension Page {
+    var status: HTTPResponse.Status { .ok }
+}
+
+/// The login form: posts `username` (the e-mail address), `password` and the hidden `state` and `csrf`
+/// fields (SPEC §5).
+struct LoginPage: Page {
+    static let template = "login"
+    let title = "Sign in"
+    var clientName: String
+    var formAction: String
+    var state: String
+    var csrf: String
+    var email: String
+    /// The one failure message; it never tells which of e-mail or password was wrong.
+    var message: String?
+}
+
+/// The consent page of a third-party client (SPEC §4 `is_first_party`): buttons named `action` with
+/// values `accept` and `deny` (SPEC §5).
+struct ConsentPage: Page {
+    static let template = "consent"
+    let title = "Authorize application"
+    var clientName: String
+    var email: String
+    var scopes: [ScopeLine]
+    var formAction: String
+    var state: String
+    var csrf: String
+
+    struct ScopeLine: Sendable {
+        var description: String
+    }
+}
+
+/// An error that cannot be sent back to the application, with what the person can do about it.
+struct ErrorPage: Page, Error {
+    static let template = "error"
+    var title: String
+    var message: String
+    var advice: String
+    var status: HTTPResponse.Status
+}
+
+/// The OAuth 2.0 Form Post Response Mode page (OAuth 2.0 Form Post Response Mode §2): a form that submits
+/// itself, with a visible button for browsers without JavaScript.
+struct FormPostPage: Page {
+    static let template = "form_post"
+    /// The only script of the hosted pages, allowed by its hash in the Content-Security-Policy.
+    static let script = "document.forms[0].submit()"
+    let title = "Continue"
+    var formAction: String
+    var fields: [Field]
+
+    struct Field: Sendable {
+        var name: String
+        var value: String
+    }
+}
+
+/// `GET /oidc/logout` without a registered `post_logout_redirect_uri` (SPEC §5).
+struct SignedOutPage: Page {
+    static let template = "signed_out"
+    let title = "You are signed out"
+}
+
+/// `GET /demo/callback` of the demo tenant (SPEC §1): the code it received and how to redeem it.
+struct DemoCallbackPage: Page {
+    static let template = "demo_callback"
+    let title = "Demo callback"
+    var code: String?
+    var state: String?
+    var curl: String?
+    var error: String?
+    var errorDescription: String?
+}

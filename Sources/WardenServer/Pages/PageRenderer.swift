@@ -1,0 +1,64 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+import NIOCore
+
+/// Renders the hosted pages from ``PageTemplates`` with swift-mustache, as `text/html` responses that are
+/// never cached and never framed.
+struct PageRenderer: Sendable {
+    /// The templates are constants: parsed once per process.
+    static let shared = PageRenderer(tenant: "Warden")
+
+    /// The tenant name shown on every page.
+    let tenant: String
+    private let library: MustacheLibrary
+    private let securityPolicy: String
+
+    private init(tenant: String) {
+        self.tenant = tenant
+        let sources: [String: String] = [
+            "layout": PageTemplates.layout,
+            LoginPage.template: PageTemplates.login,
+            ConsentPage.template: PageTemplates.consent,
+            ErrorPage.template: PageTemplates.error,
+            FormPostPage.template: PageTemplates.formPost,
+            SignedOutPage.template: PageTemplates.signedOut,
+            DemoCallbackPage.template: PageTemplates.demoCallback,
+        ]
+        // The sources are constants of this module; a parse error is a programming error.
+        library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })
+        // No form-action: a login form ends in a redirect to the application, which form-action would block.
+        securityPolicy =
+            "default-src 'none'; style-src '\(Self.hash(Stylesheet.css))'; "
+            + "script-src '\(Self.hash(FormPostPage.script))'; img-src 'self' data:; "
+            + "frame-ancestors 'none'; base-uri 'none'"
+    }
+
+    /// The page as an HTML response with the page's status.
+    func response(_ page: some Page) -> Response {
+        let envelope = Envelope(tenant: tenant, css: Stylesheet.css, page: page)
+        let html = library.render(envelope, withTemplate: type(of: page).template) ?? ""
+        return Response(
+            status: page.status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: securityPolicy, HTTPField.Name("X-Frame-Options")!: "DENY",
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// What every template sees at the top of its context.
+    private struct Envelope: Sendable {
+        var tenant: String
+        var css: String
+        var page: any Page
+    }
+
+    /// A CSP hash source (CSP Level 3 §2.3.1) for an inline element's exact text.
+    private static func hash(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString()
+    }
+}

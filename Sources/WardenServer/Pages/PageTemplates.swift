@@ -1,0 +1,103 @@
+/// The Mustache sources of the hosted pages (SPEC §5: plain HTML forms that work without JavaScript).
+///
+/// Every page extends ``layout`` (Mustache template inheritance) and reads its own values under `page`;
+/// `tenant` and `css` come from the ``PageRenderer``. Values are HTML-escaped by Mustache.
+enum PageTemplates {
+    static let layout = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{page.title}} · {{tenant}}</title>
+        <style>{{{css}}}</style>
+        </head>
+        <body>
+        <main>
+        <p class="tenant">{{tenant}}</p>
+        <h1>{{page.title}}</h1>
+        {{$content}}{{/content}}
+        </main>
+        </body>
+        </html>
+
+        """
+
+    static let login = """
+        {{<layout}}{{$content}}{{#page}}
+        <p>Sign in to continue to <strong>{{clientName}}</strong>.</p>
+        {{#message}}<p class="message" role="alert">{{message}}</p>{{/message}}
+        <form method="post" action="{{formAction}}">
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="username">E-mail address</label>
+        <input id="username" name="username" type="email" autocomplete="username" required value="{{email}}">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required>
+        <button type="submit">Continue</button>
+        </form>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let consent = """
+        {{<layout}}{{$content}}{{#page}}
+        <p><strong>{{clientName}}</strong> asks for access to your account ({{email}}):</p>
+        <ul class="scopes">
+        {{#scopes}}<li>{{description}}</li>
+        {{/scopes}}
+        </ul>
+        <form method="post" action="{{formAction}}">
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" name="action" value="accept">Allow</button>
+        <button type="submit" name="action" value="deny" class="secondary">Deny</button>
+        </form>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let error = """
+        {{<layout}}{{$content}}{{#page}}
+        <p class="message" role="alert">{{message}}</p>
+        <p class="advice">{{advice}}</p>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let formPost = """
+        {{<layout}}{{$content}}{{#page}}
+        <form method="post" action="{{formAction}}">
+        {{#fields}}<input type="hidden" name="{{name}}" value="{{value}}">
+        {{/fields}}
+        <p>Returning you to the application.</p>
+        <button type="submit">Continue</button>
+        </form>
+        <script>\(FormPostPage.script)</script>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let signedOut = """
+        {{<layout}}{{$content}}{{#page}}
+        <p>You have been signed out of {{tenant}}. You can close this window.</p>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let demoCallback = """
+        {{<layout}}{{$content}}{{#page}}
+        {{#code}}
+        <p>Warden redirected here with this authorization code (usable once, for 60 seconds):</p>
+        <code>{{code}}</code>
+        {{#state}}<p>state: {{state}}</p>{{/state}}
+        <p>Redeem it now, with VERIFIER replaced by the code verifier that <strong>warden serve --demo</strong>
+        printed:</p>
+        <code>{{curl}}</code>
+        {{/code}}
+        {{^code}}{{^error}}
+        <p>No authorization code here. Open the login URL that <strong>warden serve --demo</strong> printed to
+        sign in as the demo user.</p>
+        {{/error}}{{/code}}
+        {{#error}}
+        <p class="message" role="alert">{{error}}: {{errorDescription}}</p>
+        <p class="advice">Open the login URL from the terminal again to start over.</p>
+        {{/error}}
+        {{/page}}{{/content}}{{/layout}}
+        """
+}

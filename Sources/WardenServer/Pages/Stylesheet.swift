@@ -1,0 +1,23 @@
+/// The one stylesheet of the hosted pages (SPEC §5): a centred card that fills a phone's width and stays
+/// readable on a desktop. Inlined in every page and allowed by its hash in the Content-Security-Policy.
+enum Stylesheet {
+    static let css = """
+        *{box-sizing:border-box}
+        body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;\
+        font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef1f5;color:#1c2430}
+        main{width:100%;max-width:26rem;margin:1rem;padding:1.5rem;background:#fff;border-radius:.75rem;\
+        box-shadow:0 2px 12px rgba(0,0,0,.08)}
+        .tenant{margin:0;font-weight:600;color:#4a5568;letter-spacing:.02em}
+        h1{margin:.25rem 0 1rem;font-size:1.4rem;line-height:1.25}
+        label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+        input{width:100%;padding:.7rem;font-size:1rem;border:1px solid #b8c0cc;border-radius:.5rem}
+        button{width:100%;margin-top:1rem;padding:.75rem;font-size:1rem;font-weight:600;border:0;\
+        border-radius:.5rem;background:#2b59c3;color:#fff;cursor:pointer}
+        button.secondary{background:#e2e8f0;color:#1c2430}
+        .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
+        .advice{color:#4a5568}
+        ul.scopes{padding-left:1.2rem}
+        code{display:block;padding:.5rem;overflow-wrap:anywhere;background:#f4f6f9;border-radius:.375rem;\
+        font-size:.875rem}
+        """
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import WardenCore
+
+/// The SSO sessions of the hosted login (SPEC §5): a session begins with a password login, is found again
+/// through ``SessionCookie``, lives at most 30 days and ends after 3 idle days (each use moves the idle end,
+/// never past the absolute one), and ends at logout.
+struct SessionManager: Sendable {
+    static let idleLifetime: Double = 3 * 86_400
+    static let absoluteLifetime: Double = 30 * 86_400
+    /// `Session.method` of a session that began with the password form.
+    static let passwordMethod = "password"
+
+    let runtime: WardenRuntime
+
+    /// Whether cookies carry `Secure` (every issuer but a plain-HTTP one).
+    var secureCookies: Bool { !runtime.configuration.isPlainHTTP }
+
+    /// The active session the request's cookie names, after recording this use; `nil` when there is none or
+    /// it has ended.
+    func current(_ request: Request) async throws -> Session? {
+        guard let secret = SessionCookie.secret(in: request),
+            var session = try await runtime.store.session(secretHash: SecretHash.sha256Hex(secret))
+        else { return nil }
+        let now = runtime.clock.now()
+        guard session.isActive(at: now) else { return nil }
+        session.lastActiveAt = now
+        session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
+        do {
+            try await runtime.store.updateSession(session)
+        } catch StorageError.notFound {
+            return nil  // ended by a concurrent logout
+        }
+        return session
+    }
+
+    /// Records a password login of `userID`. A session of the same user gets a new `authTime` (SPEC §5:
+    /// a new login updates `auth_time`); otherwise a new session replaces `existing`, and the cookie to set
+    /// is returned with it.
+    func signIn(userID: String, existing: Session?) async throws -> (session: Session, cookie: Cookie?) {
+        let now = runtime.clock.now()
+        if var session = existing, session.userID == userID {
+            session.authTime = now
+            session.lastActiveAt = now
+            session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
+            try await runtime.store.updateSession(session)
+            return (session, nil)
+        }
+        if let existing { _ = try await runtime.store.deleteSession(id: existing.id) }
+        let secret = RandomToken.make()
+        let session = Session(
+            id: RandomToken.identifier(prefix: "", length: 32), userID: userID, createdAt: now, authTime: now,
+            lastActiveAt: now, expiresAt: now.addingTimeInterval(Self.absoluteLifetime),
+            idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: Self.passwordMethod)
+        try await runtime.store.insertSession(session, secretHash: SecretHash.sha256Hex(secret))
+        let cookie = SessionCookie.make(secret: secret, maxAge: Int(Self.absoluteLifetime), secure: secureCookies)
+        return (session, cookie)
+    }
+
+    /// Ends the session the request's cookie names, active or not; returns it when there was one.
+    func end(_ request: Request) async throws -> Session? {
+        guard let secret = SessionCookie.secret(in: request),
+            let session = try await runtime.store.session(secretHash: SecretHash.sha256Hex(secret))
+        else { return nil }
+        return try await runtime.store.deleteSession(id: session.id) ? session : nil
+    }
+}

@@ -1,0 +1,93 @@
+import SQLKit
+public import WardenCore
+
+public import struct Foundation.Date
+
+/// `refresh_tokens(token_hash, family_id, client_id, user_id, audience, scope, authorization_details, session_id,
+/// created_at, expires_at, used_at, revoked_at)`: `scope` is a JSON array of strings, `authorization_details`
+/// JSON text or `NULL`; a token without `expires_at` does not expire.
+extension SQLStore {
+    /// Throws ``StorageError/conflict(_:)`` when a token with this hash exists.
+    public func insertRefreshToken(_ record: RefreshTokenRecord) async throws {
+        let scope = try JSONColumn.encode(record.scope)
+        let authorizationDetails = try record.authorizationDetails.map { try JSONColumn.encode($0) }
+        try await UniqueViolation.mapped("The refresh token already exists") {
+            try await sql.insert(into: "refresh_tokens")
+                .columns(
+                    "token_hash", "family_id", "client_id", "user_id", "audience", "scope", "authorization_details",
+                    "session_id", "created_at", "expires_at", "used_at", "revoked_at"
+                )
+                .values(
+                    record.tokenHash, record.familyID, record.clientID, record.userID, record.audience, scope,
+                    authorizationDetails, record.sessionID, record.createdAt.millisecondsSince1970,
+                    record.expiresAt?.millisecondsSince1970, record.usedAt?.millisecondsSince1970,
+                    record.revokedAt?.millisecondsSince1970
+                )
+                .run()
+        }
+    }
+
+    /// Rotating: one `UPDATE … SET used_at = now WHERE used_at IS NULL AND revoked_at IS NULL AND (expires_at IS
+    /// NULL OR expires_at > now) RETURNING *`, so the database lets exactly one of concurrent callers mark the
+    /// token used; when no row changed, a `SELECT` tells why (revoked, then expired, then already used).
+    /// Non-rotating: a `SELECT`; a live token is valid however often it is used.
+    public func useRefreshToken(hash: String, rotating: Bool, now: Date) async throws -> RefreshTokenUse {
+        let nowMilliseconds = now.millisecondsSince1970
+        if rotating {
+            let marked = try await sql.update("refresh_tokens")
+                .set("used_at", to: nowMilliseconds)
+                .where("token_hash", .equal, hash)
+                .where("used_at", .is, SQLLiteral.null)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .where {
+                    $0.where("expires_at", .is, SQLLiteral.null).orWhere("expires_at", .greaterThan, nowMilliseconds)
+                }
+                .returning(SQLLiteral.all)
+                .first()
+            if let marked { return .valid(try Self.refreshToken(marked)) }
+        }
+
+        guard let record = try await refreshToken(hash: hash) else { return .notFound }
+        if record.revokedAt != nil { return .revoked }
+        if let expiresAt = record.expiresAt, expiresAt.millisecondsSince1970 <= nowMilliseconds { return .expired }
+        guard rotating else { return .valid(record) }
+        if record.usedAt != nil { return .reused(record) }
+        // Stored between the UPDATE and the SELECT: try again (the row exists now, so this ends).
+        return try await useRefreshToken(hash: hash, rotating: rotating, now: now)
+    }
+
+    /// Sets `revoked_at` on every token of the family not revoked yet (a token revoked earlier keeps its date),
+    /// so that any of them presented again is ``RefreshTokenUse/revoked``; returns how many of those were live
+    /// at `date` (unused and unexpired).
+    public func revokeRefreshTokenFamily(_ familyID: String, at date: Date) async throws -> Int {
+        let milliseconds = date.millisecondsSince1970
+        return try await sql.update("refresh_tokens")
+            .set("revoked_at", to: milliseconds)
+            .where("family_id", .equal, familyID)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .returning("used_at", "expires_at")
+            .all()
+            .filter { row in
+                try row.optionalDate("used_at") == nil
+                    && (try row.decode(column: "expires_at", as: Int64?.self)).map { $0 > milliseconds } ?? true
+            }
+            .count
+    }
+
+    public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
+        try await sql.select().column(SQLLiteral.all).from("refresh_tokens").where("token_hash", .equal, hash)
+            .first().map(Self.refreshToken)
+    }
+
+    private static func refreshToken(_ row: any SQLRow) throws -> RefreshTokenRecord {
+        let authorizationDetails = try row.value("authorization_details", as: String?.self)
+        return RefreshTokenRecord(
+            tokenHash: try row.value("token_hash"), familyID: try row.value("family_id"),
+            clientID: try row.value("client_id"), userID: try row.value("user_id"),
+            audience: try row.value("audience"), scope: try row.json("scope"),
+            authorizationDetails: try authorizationDetails.map { try JSONColumn.decode(JSONValue.self, from: $0) },
+            sessionID: try row.value("session_id"), createdAt: try row.date("created_at"),
+            expiresAt: try row.optionalDate("expires_at"), usedAt: try row.optionalDate("used_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
+    }
+}

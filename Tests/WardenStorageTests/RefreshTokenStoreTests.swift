@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import WardenCore
+
+@testable import WardenStorage
+
+@Suite("RefreshTokenStore: redemption, rotation, reuse and revocation")
+struct RefreshTokenStoreTests {
+    /// A token of a fresh family, expiring in a day unless `expiresAt` says otherwise.
+    private static func token(
+        familyID: String = uniqueID("family"), expiresAt: Date? = storedTime(86_400), usedAt: Date? = nil,
+        revokedAt: Date? = nil
+    ) -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenHash: uniqueID("rt"), familyID: familyID, clientID: uniqueID("client"),
+            userID: uniqueID("auth0|user"), audience: "https://api.example.com", scope: ["openid", "offline_access"],
+            authorizationDetails: [["type": "payment_initiation", "amount": 12, "note": "rent", "urgent": true]],
+            sessionID: uniqueID("sid"), createdAt: storedTime(), expiresAt: expiresAt, usedAt: usedAt,
+            revokedAt: revokedAt)
+    }
+
+    @Test("insert stores every field; a taken hash is a conflict; unknown is nil", arguments: TestDatabase.available)
+    func insertAndRead(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let token = Self.token()
+            try await store.insertRefreshToken(token)
+            #expect(try await store.refreshToken(hash: token.tokenHash) == token)
+
+            var bare = Self.token(expiresAt: nil)
+            bare.audience = nil
+            bare.scope = []
+            bare.authorizationDetails = nil
+            bare.sessionID = nil
+            try await store.insertRefreshToken(bare)
+            #expect(try await store.refreshToken(hash: bare.tokenHash) == bare)
+
+            await #expect(throws: StorageError.conflict("The refresh token already exists")) {
+                try await store.insertRefreshToken(token)
+            }
+            #expect(try await store.refreshToken(hash: uniqueID("rt")) == nil)
+        }
+    }
+
+    @Test("non-rotating: a live token is valid every time", arguments: TestDatabase.available)
+    func nonRotating(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let token = Self.token()
+            try await store.insertRefreshToken(token)
+            #expect(
+                try await store.useRefreshToken(hash: token.tokenHash, rotating: false, now: Date()) == .valid(token))
+            #expect(
+                try await store.useRefreshToken(hash: token.tokenHash, rotating: false, now: Date()) == .valid(token))
+
+            // Used while the client rotated: still valid once it no longer does.
+            let used = Self.token(usedAt: storedTime(-60))
+            try await store.insertRefreshToken(used)
+            #expect(try await store.useRefreshToken(hash: used.tokenHash, rotating: false, now: Date()) == .valid(used))
+
+            #expect(
+                try await store.useRefreshToken(hash: uniqueID("rt"), rotating: false, now: Date()) == .notFound)
+            #expect(try await store.useRefreshToken(hash: uniqueID("rt"), rotating: true, now: Date()) == .notFound)
+        }
+    }
+
+    @Test("rotating: valid once (marked used), then reused", arguments: TestDatabase.available)
+    func rotating(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let token = Self.token()
+            try await store.insertRefreshToken(token)
+            let now = storedTime()
+            var used = token
+            used.usedAt = now
+            #expect(try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: now) == .valid(used))
+            #expect(try await store.refreshToken(hash: token.tokenHash) == used)
+            #expect(
+                try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: now.addingTimeInterval(5))
+                    == .reused(used),
+                "the first use's time is kept")
+
+            let forever = Self.token(expiresAt: nil)
+            try await store.insertRefreshToken(forever)
+            let later = storedTime(365 * 86_400)
+            var usedForever = forever
+            usedForever.usedAt = later
+            #expect(
+                try await store.useRefreshToken(hash: forever.tokenHash, rotating: true, now: later)
+                    == .valid(usedForever), "a token without expires_at does not expire")
+        }
+    }
+
+    @Test("50 concurrent rotating uses: exactly one .valid, 49 .reused", arguments: TestDatabase.available)
+    func concurrentRotation(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let token = Self.token()
+            try await store.insertRefreshToken(token)
+            let results = try await withThrowingTaskGroup(of: RefreshTokenUse.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: Date())
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let valid = results.compactMap { if case .valid(let record) = $0 { record } else { nil } }
+            let reused = results.compactMap { if case .reused(let record) = $0 { record } else { nil } }
+            #expect(valid.count == 1)
+            #expect(reused.count == 49)
+            let winner = try #require(valid.first)
+            #expect(winner.usedAt != nil)
+            #expect(reused.allSatisfy { $0 == winner }, "every loser sees the winner's use")
+            #expect(try await store.refreshToken(hash: token.tokenHash) == winner)
+        }
+    }
+
+    @Test("a revoked family is .revoked in both modes; the count is of live tokens", arguments: TestDatabase.available)
+    func revokedFamily(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let family = uniqueID("family")
+            let live = [Self.token(familyID: family), Self.token(familyID: family, expiresAt: nil)]
+            let used = Self.token(familyID: family, usedAt: storedTime(-60))
+            let expired = Self.token(familyID: family, expiresAt: storedTime(-60))
+            let earlier = storedTime(-30)
+            let revoked = Self.token(familyID: family, revokedAt: earlier)
+            let otherFamily = Self.token()
+            for token in live + [used, expired, revoked, otherFamily] { try await store.insertRefreshToken(token) }
+
+            let revokedAt = storedTime()
+            #expect(try await store.revokeRefreshTokenFamily(family, at: revokedAt) == 2)
+            for token in live + [used, expired, revoked] {
+                #expect(try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: Date()) == .revoked)
+                #expect(
+                    try await store.useRefreshToken(hash: token.tokenHash, rotating: false, now: Date()) == .revoked)
+            }
+            #expect(try await store.refreshToken(hash: live[0].tokenHash)?.revokedAt == revokedAt)
+            #expect(try await store.refreshToken(hash: revoked.tokenHash)?.revokedAt == earlier, "the first date stays")
+            #expect(try await store.refreshToken(hash: otherFamily.tokenHash)?.revokedAt == nil)
+            #expect(try await store.revokeRefreshTokenFamily(family, at: storedTime()) == 0)
+            #expect(try await store.revokeRefreshTokenFamily(uniqueID("family"), at: storedTime()) == 0)
+        }
+    }
+
+    @Test("after reuse the family is revoked: the reused token is then .revoked", arguments: TestDatabase.available)
+    func reuseThenRevoke(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let family = uniqueID("family")
+            let first = Self.token(familyID: family)
+            try await store.insertRefreshToken(first)
+            guard case .valid = try await store.useRefreshToken(hash: first.tokenHash, rotating: true, now: Date())
+            else {
+                Issue.record("the first use must be valid")
+                return
+            }
+            let second = Self.token(familyID: family)
+            try await store.insertRefreshToken(second)
+            guard case .reused = try await store.useRefreshToken(hash: first.tokenHash, rotating: true, now: Date())
+            else {
+                Issue.record("the second use must be a reuse")
+                return
+            }
+            #expect(try await store.revokeRefreshTokenFamily(family, at: storedTime()) == 1)
+            #expect(try await store.useRefreshToken(hash: second.tokenHash, rotating: true, now: Date()) == .revoked)
+            #expect(try await store.useRefreshToken(hash: first.tokenHash, rotating: true, now: Date()) == .revoked)
+        }
+    }
+
+    @Test("an expired token is .expired in both modes and is not marked used", arguments: TestDatabase.available)
+    func expired(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let expiresAt = storedTime(60)
+            let token = Self.token(expiresAt: expiresAt)
+            try await store.insertRefreshToken(token)
+            for now in [expiresAt, expiresAt.addingTimeInterval(1)] {
+                #expect(try await store.useRefreshToken(hash: token.tokenHash, rotating: false, now: now) == .expired)
+                #expect(try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: now) == .expired)
+            }
+            #expect(try await store.refreshToken(hash: token.tokenHash)?.usedAt == nil)
+            let justBefore = expiresAt.addingTimeInterval(-0.001)
+            guard case .valid = try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: justBefore)
+            else {
+                Issue.record("a token is valid until its expiry")
+                return
+            }
+            // Used, then expired: expiry is reported first (nothing to revoke for a dead token).
+            #expect(try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: expiresAt) == .expired)
+        }
+    }
+}
