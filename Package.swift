@@ -138,6 +138,7 @@ let package = Package(
             dependencies: [
                 "WardenCore", "WardenStorage", "WardenServer", "WardenTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
 import Hummingbird
 public import HummingbirdTesting
-public import NIOCore
+import NIOCore
 import NIOFoundationCompat
 public import WardenCore
 import WardenServer

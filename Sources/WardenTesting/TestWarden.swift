@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 public import Hummingbird
 public import HummingbirdTesting
-public import Logging
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import Synchronization

@@ -284,23 +284,23 @@ def hosted_login(warden: Warden, url: str, *, redirect_uri: str, email: str | No
 
 
 # ------------------------------------------------------------------------------------ ID tokens (auth0-python)
-def auth0_token_verifier(warden: Warden, client_id: str, *, rsa_keys_only: bool = True):
+def auth0_token_verifier(warden: Warden, client_id: str):
     """auth0-python's TokenVerifier (issuer, audience, exp/iat, nonce, azp, auth_time checks) over the JWKS.
 
     auth0-python's JwksFetcher reads every JWKS key as RSA (`RSAAlgorithm.from_jwk`) and raises "Not an RSA key"
-    on the ES256 key Warden publishes from bootstrap (SPEC §1, §2). With `rsa_keys_only` (the default) the fetcher
-    is given the RSA keys only, which is what an application using that SDK against Warden must do today;
-    `rsa_keys_only=False` is the SDK unchanged (test_pkce_auth0 checks that case on its own)."""
+    once the tenant also publishes an EC or OKP key (ES256, EdDSA), as the session's shared server does (its
+    other tests configure ES256 APIs). Here the fetcher is given the RSA keys only, which is what an application
+    using that SDK must do on such a tenant; a default tenant publishes RSA keys
+    only and the SDK works unchanged (test_pkce_auth0.test_auth0_python_token_verifier_unchanged_on_a_fresh_tenant)."""
     from auth0.authentication.token_verifier import AsymmetricSignatureVerifier, JwksFetcher, TokenVerifier
 
-    signature = AsymmetricSignatureVerifier(warden.jwks_uri)
-    if rsa_keys_only:
-        class RSAKeysOnly(JwksFetcher):
-            @staticmethod
-            def _parse_jwks(jwks: dict) -> dict:
-                return JwksFetcher._parse_jwks({"keys": [k for k in jwks.get("keys", []) if k.get("kty") == "RSA"]})
+    class RSAKeysOnly(JwksFetcher):
+        @staticmethod
+        def _parse_jwks(jwks: dict) -> dict:
+            return JwksFetcher._parse_jwks({"keys": [k for k in jwks.get("keys", []) if k.get("kty") == "RSA"]})
 
-        signature._fetcher = RSAKeysOnly(warden.jwks_uri)
+    signature = AsymmetricSignatureVerifier(warden.jwks_uri)
+    signature._fetcher = RSAKeysOnly(warden.jwks_uri)
     return TokenVerifier(signature_verifier=signature, issuer=warden.issuer, audience=client_id)
 
 

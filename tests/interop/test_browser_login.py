@@ -6,7 +6,7 @@ code is read from the browser's URL either way) and the code is then exchanged f
 
 A screenshot of the login page is written to docs/screenshots/login-phone.png when WARDEN_UPDATE_SCREENSHOTS=1,
 otherwise to the test's temp dir. Skipped only when chromium or chromedriver is not installed (scripts/test
-installs both, so in CI it runs).
+installs both); with the environment variable CI set, a missing browser is a failure instead.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ def _browser_paths() -> tuple[str | None, str | None]:
 def browser(tmp_path):
     chromium, driver_path = _browser_paths()
     if not chromium or not driver_path:
-        pytest.skip(f"needs Debian's chromium and chromium-driver (found chromium={chromium}, "
-                    f"chromedriver={driver_path}); scripts/test installs them")
+        reason = (f"needs Debian's chromium and chromium-driver (found chromium={chromium}, "
+                  f"chromedriver={driver_path}); scripts/test installs them")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the browser test must run: {reason}", pytrace=False)
+        pytest.skip(reason)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -63,7 +66,7 @@ def browser(tmp_path):
         driver.quit()
 
 
-def test_login_through_the_hosted_page_in_chromium(warden, browser, tmp_path):
+def test_login_through_the_hosted_page_in_chromium(browser, warden, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait

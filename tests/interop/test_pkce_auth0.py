@@ -1,16 +1,22 @@
 """Authorization Code Flow with PKCE (SPEC §3, §5) with auth0-python's Authentication API client, which sends JSON
-bodies (with empty strings it means as absent); and the flow's negative checks, seen from the outside: a reused
-code, a wrong verifier / redirect_uri / client, /authorize errors."""
+bodies (its refresh sends `"scope": ""`, which Warden must read as absent); and the flow's negative checks, seen
+from the outside: a reused code, a wrong verifier / redirect_uri / client, /authorize errors."""
 
 from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
 
 import pytest
 from auth0.authentication import GetToken, RevokeToken, Users
 from auth0.authentication.exceptions import Auth0Error
 
-from pkcelib import (SCOPE, assert_oauth_error, auth0_token_verifier, authorize_url, code_exchange, create_public_client, create_user,
-                     fake_callback, hosted_login, new_verifier, parse_page, refresh_form, userinfo)
-from wardenlib import HTTP_TIMEOUT, describe, json_of, uid
+from pkcelib import (SCOPE, assert_oauth_error, auth0_token_verifier, authorize_url, code_exchange,
+                     create_public_client, create_user, fake_callback, hosted_login, new_verifier, parse_page,
+                     refresh_form, userinfo)
+from wardenlib import HTTP_TIMEOUT, Warden, describe, json_of, uid
 
 
 @pytest.fixture(scope="module")
@@ -77,22 +83,44 @@ def test_auth0_authorization_code_pkce_refresh_userinfo_revoke(warden, native):
     assert (error.status_code, error.error_code) == (400, "invalid_grant"), vars(error)
 
 
-def test_auth0_python_token_verifier_unchanged_reads_the_published_jwks(warden, native):
-    """The SDK as shipped: AsymmetricSignatureVerifier(jwks_url) parses every key of the JWKS as RSA, so it fails
-    ("Not an RSA key") as soon as Warden publishes a non-RSA key next to the RSA one (SPEC §1 bootstrap makes an
-    ES256 key). SPEC §3: ID tokens "must validate with third-party OIDC libraries"; preamble: "its SDKs work
-    unchanged"."""
-    nonce = f"n-{uid()}"
-    code, verifier, redirect_uri = login(warden, native, nonce=nonce)
-    token = get_token(warden, native["client_id"]).authorization_code_pkce(verifier, code, redirect_uri)
-    kinds = sorted({k.get("kty") for k in warden.jwks()["keys"]})
+@pytest.fixture(scope="module")
+def fresh_tenant(warden):
+    """A second server on a new database: a tenant whose APIs and clients use the default RS256, as an
+    application written for the vendor's platform has. (The session's server also serves ES256 APIs, and the
+    vendor SDK's JWKS fetcher cannot read a non-RSA key — see auth0_token_verifier.)"""
+    workdir = tempfile.mkdtemp(prefix="warden-fresh-")
+    node = Warden(binary=warden.binary, workdir=workdir, database_url=f"sqlite:{workdir}/fresh.sqlite",
+                  mgmt_client_id="fresh-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
+                  pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
+    node.start()
     try:
-        claims = auth0_token_verifier(warden, native["client_id"], rsa_keys_only=False).verify(token["id_token"],
-                                                                                              nonce=nonce)
-    except Exception as error:  # noqa: BLE001 - the message is the point
-        pytest.fail(f"auth0-python's TokenVerifier cannot use {warden.jwks_uri} (key types {kinds}): "
-                    f"{type(error).__name__}: {error}", pytrace=False)
-    assert claims["sub"] == native["user"].user_id, claims
+        node.wait_ready(timeout=30)
+        callbacks = [fake_callback()]
+        client = create_public_client(node, callbacks, app_type="native", name="fresh native")
+        user = create_user(node, name="Fresh User")
+        yield node, {"client_id": client["client_id"], "callback": callbacks[0], "user": user}
+    finally:
+        node.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def test_auth0_python_token_verifier_unchanged_on_a_fresh_tenant(fresh_tenant):
+    """SPEC §3: ID tokens validate with third-party OIDC libraries — here auth0-python's TokenVerifier exactly as
+    shipped, `TokenVerifier(AsymmetricSignatureVerifier(jwks_url), issuer, client_id).verify(id_token, nonce=…)`.
+    It parses every JWKS key as RSA, which holds because Warden makes ES256/PS256/EdDSA keys only when an API or
+    client first uses them."""
+    from auth0.authentication.token_verifier import AsymmetricSignatureVerifier, TokenVerifier
+
+    node, app = fresh_tenant
+    assert {k["kty"] for k in node.jwks()["keys"]} == {"RSA"}
+    nonce = f"n-{uid()}"
+    code, verifier, redirect_uri = login(node, app, nonce=nonce)
+    token = get_token(node, app["client_id"]).authorization_code_pkce(verifier, code, redirect_uri)
+    verifier_ = TokenVerifier(signature_verifier=AsymmetricSignatureVerifier(node.jwks_uri), issuer=node.issuer,
+                              audience=app["client_id"])
+    claims = verifier_.verify(token["id_token"], nonce=nonce)
+    assert claims["sub"] == app["user"].user_id, claims
+    assert claims["nonce"] == nonce
 
 
 # ------------------------------------------------------------------------------------------- code exchange errors

@@ -55,6 +55,12 @@ public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByS
     public static let clientCredentialsFailed: LogEventType = "feccft"
     public static let refreshExchangeSucceeded: LogEventType = "sertft"
     public static let refreshExchangeFailed: LogEventType = "fertft"
+    /// A rotated refresh token was presented again and its family revoked.
+    public static let refreshTokenReused: LogEventType = "ferrt"
+    /// A refresh token was revoked at `/oauth/revoke`.
+    public static let refreshTokenRevoked: LogEventType = "srrt"
+    /// The user logged out (`/oidc/logout`).
+    public static let logout: LogEventType = "slo"
     public static let managementSucceeded: LogEventType = "sapi"
     public static let managementFailed: LogEventType = "fapi"
 }

@@ -20,7 +20,6 @@ struct DiscoveryController: Sendable {
 
     func document() -> JSONValue {
         let issuer = runtime.issuer
-        let algorithms = Set(runtime.keys.ring.algorithms.map(\.rawValue) + ["RS256"]).sorted()
         return .object([
             "issuer": .string(issuer),
             "authorization_endpoint": .string(issuer + "authorize"),
@@ -38,7 +37,8 @@ struct DiscoveryController: Sendable {
                 "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
             ],
             "token_endpoint_auth_signing_alg_values_supported": ["RS256", "PS256", "ES256"],
-            "id_token_signing_alg_values_supported": .array(algorithms.map { .string($0) }),
+            // Every algorithm a client may choose; its key is made on first use (KeyManager).
+            "id_token_signing_alg_values_supported": .array(SigningAlgorithm.allCases.map { .string($0.rawValue) }),
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "claims_supported": [
                 "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "picture",

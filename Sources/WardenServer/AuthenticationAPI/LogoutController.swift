@@ -6,8 +6,6 @@ import WardenCore
 /// client's `allowed_logout_urls`, or shows the signed-out page. The client is named by `id_token_hint`
 /// (an ID token Warden signed, possibly expired) or `client_id`.
 struct LogoutController: Sendable {
-    static let logoutEvent: LogEventType = "slo"
-
     let runtime: WardenRuntime
     let sessions: SessionManager
 
@@ -34,7 +32,7 @@ struct LogoutController: Sendable {
         if let session = try await sessions.end(request) {
             runtime.eventLog.record(
                 LogEvent(
-                    date: runtime.clock.now(), type: Self.logoutEvent, description: "User logged out",
+                    date: runtime.clock.now(), type: .logout, description: "User logged out",
                     clientID: clientID,
                     ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
                     userAgent: request.headers[.userAgent], userID: session.userID))

@@ -68,10 +68,3 @@ struct RefreshTokenGrant: GrantHandler {
         return scope
     }
 }
-
-extension LogEventType {
-    /// `ferrt`: a rotated refresh token was presented again and its family revoked (SPEC §10).
-    static let refreshTokenReused: LogEventType = "ferrt"
-    /// `srrt`: a refresh token was revoked at `/oauth/revoke` (SPEC §10).
-    static let refreshTokenRevoked: LogEventType = "srrt"
-}

@@ -8,13 +8,14 @@ public struct KeyManager: Sendable {
     let store: any SigningKeyStore & ChangeChannel
     let clock: any WardenClock
 
-    /// Loads the stored keys, creating the bootstrap RS256 and ES256 keys in an empty database.
+    /// Loads the stored keys, creating the bootstrap RS256 key in an empty database. ES256, PS256 and EdDSA
+    /// keys are made when an API or a client first uses the algorithm: a JWKS of RSA keys only is what the
+    /// vendor's SDKs can read (auth0-python's JWKS fetcher parses every key as RSA), so a tenant that never
+    /// asks for another algorithm stays compatible with them.
     static func load(store: any SigningKeyStore & ChangeChannel, clock: any WardenClock) async throws -> KeyManager {
         var records = try await store.signingKeys()
         if records.isEmpty {
-            for alg in [SigningAlgorithm.rs256, .es256] {
-                try await store.insertCurrentSigningKey(try JWSKey.generate(alg: alg, now: clock.now()))
-            }
+            try await store.insertCurrentSigningKey(try JWSKey.generate(alg: .rs256, now: clock.now()))
             records = try await store.signingKeys()
         }
         return KeyManager(ring: try KeyRing(records: records), store: store, clock: clock)

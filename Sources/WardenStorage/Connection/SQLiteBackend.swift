@@ -18,6 +18,7 @@ struct SQLiteBackend: SQLBackend {
             storage: storage, threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         let direct = connection.sql(queryLogLevel: nil)
         do {
+            if case .file = storage { try await switchToWAL(direct) }
             for pragma in pragmas(for: storage) {
                 try await direct.raw(pragma).run()
             }
@@ -30,13 +31,28 @@ struct SQLiteBackend: SQLBackend {
             connection: connection, database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock)
     }
 
+    /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
+    /// process committing in rollback mode at that moment waits for the shared lock to go: a deadlock that a
+    /// long busy timeout would only turn into a long wait and an error. So it waits briefly and retries, letting
+    /// the other process commit in between (for up to 30 s).
+    private static func switchToWAL(_ database: any SQLDatabase) async throws {
+        try await database.raw("PRAGMA busy_timeout = 100").run()
+        var attempt = 0
+        while true {
+            do {
+                try await database.raw("PRAGMA journal_mode = WAL").run()
+                return
+            } catch {
+                attempt += 1
+                guard attempt < 150, String(describing: error).contains("locked") else { throw error }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
     private static func pragmas(for storage: SQLiteConnection.Storage) -> [SQLQueryString] {
         guard case .file = storage else { return ["PRAGMA foreign_keys = ON"] }
-        // busy_timeout first: switching to WAL needs a lock another process may hold for a moment.
-        return [
-            "PRAGMA busy_timeout = 30000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
-            "PRAGMA foreign_keys = ON",
-        ]
+        return ["PRAGMA busy_timeout = 30000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"]
     }
 
     func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
