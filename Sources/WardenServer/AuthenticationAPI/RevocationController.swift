@@ -25,10 +25,8 @@ struct RevocationController: Sendable {
 
     func revoke(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let parameters = try await RequestParameters.read(from: request)
-        let (record, authenticated) = try await clients.authenticate(headers: request.headers, parameters: parameters)
-        if !authenticated, !record.client.isPublic {
-            throw OAuthError(.invalidClient, "Client authentication is required")
-        }
+        let (record, authenticated) = try await clients.authenticate(
+            headers: request.headers, parameters: parameters, credentialsRequired: false)
         guard let token = parameters["token"] else {
             throw OAuthError.invalidRequest("Missing required parameter: token")
         }

@@ -31,10 +31,8 @@ struct TokenController: Sendable {
         let userAgent = request.headers[.userAgent]
         do {
             let (client, authenticated) = try await clients.authenticate(
-                headers: request.headers, parameters: parameters)
-            if !authenticated, handler.requiresClientAuthentication || !client.client.isPublic {
-                throw OAuthError(.invalidClient, "Client authentication is required")
-            }
+                headers: request.headers, parameters: parameters,
+                credentialsRequired: handler.requiresClientAuthentication)
             guard client.client.allows(handler.grantType) else {
                 throw OAuthError(.unauthorizedClient, "Grant type '\(grantType)' not allowed for the client.")
             }

@@ -51,17 +51,16 @@ struct UserInfoController: Sendable {
 
     /// An access token (RFC 9068 §4) this issuer signed for `{issuer}userinfo`, unexpired.
     private func verify(_ token: String) throws(OAuthError) -> CompactJWS {
-        guard let jws = try? CompactJWS(parsing: token), jws.header["typ"]?.stringValue == "at+jwt",
-            let kid = jws.kid, let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
-            jws.isSigned(by: key.verifier)
-        else { throw invalidToken("Invalid access token") }
-        guard jws.payload["iss"]?.stringValue == runtime.issuer,
-            jws.audiences.contains(runtime.configuration.userinfoAudience)
-        else { throw invalidToken("The access token is not valid for /userinfo") }
-        guard let exp = jws.numericDate("exp"), exp > runtime.clock.now().timeIntervalSince1970 else {
-            throw invalidToken("The access token has expired")
+        do {
+            return try AccessTokenVerifier(runtime: runtime).verify(
+                token, audience: runtime.configuration.userinfoAudience)
+        } catch {
+            switch error {
+            case .invalid: throw invalidToken("Invalid access token")
+            case .wrongAudience: throw invalidToken("The access token is not valid for /userinfo")
+            case .expired: throw invalidToken("The access token has expired")
+            }
         }
-        return jws
     }
 
     private func invalidToken(_ description: String) -> OAuthError {

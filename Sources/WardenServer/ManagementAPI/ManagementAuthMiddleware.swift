@@ -24,15 +24,16 @@ struct ManagementAuthMiddleware: RouterMiddleware {
             throw .invalidToken("Missing authentication")
         }
         let token = String(credentials)
-        guard let jws = try? CompactJWS(parsing: token), let kid = jws.kid,
-            let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
-            jws.isSigned(by: key.verifier)
-        else { throw .invalidToken("Invalid token") }
-        guard jws.payload["iss"]?.stringValue == runtime.issuer,
-            jws.audiences.contains(runtime.configuration.managementAudience)
-        else { throw .invalidToken("Invalid token audience or issuer") }
-        guard let exp = jws.numericDate("exp"), exp > runtime.clock.now().timeIntervalSince1970 else {
-            throw .invalidToken("Expired token")
+        let jws: CompactJWS
+        do {
+            jws = try AccessTokenVerifier(runtime: runtime).verify(
+                token, audience: runtime.configuration.managementAudience)
+        } catch {
+            switch error {
+            case .invalid: throw .invalidToken("Invalid token")
+            case .wrongAudience: throw .invalidToken("Invalid token audience or issuer")
+            case .expired: throw .invalidToken("Expired token")
+            }
         }
         let scopes = Set((jws.payload["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
         return (jws.payload["client_id"]?.stringValue ?? jws.payload["azp"]?.stringValue, scopes)

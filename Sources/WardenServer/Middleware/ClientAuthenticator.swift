@@ -11,8 +11,21 @@ struct ClientAuthenticator: Sendable {
     static let maxAssertionLifetime: Double = 300
     let runtime: WardenRuntime
 
-    /// The client, and whether it proved possession of a credential (`false` for `none`).
+    /// The client, refusing with `invalid_client` a confidential client that proved nothing, and any client
+    /// that proved nothing when `credentialsRequired` (grants such as `client_credentials`). The flag tells
+    /// whether a credential was proved (`false` for a public client sending only `client_id`).
     func authenticate(
+        headers: HTTPFields, parameters: RequestParameters, credentialsRequired: Bool
+    ) async throws -> (ClientRecord, authenticated: Bool) {
+        let (record, authenticated) = try await authenticate(headers: headers, parameters: parameters)
+        if !authenticated, credentialsRequired || !record.client.isPublic {
+            throw OAuthError(.invalidClient, "Client authentication is required")
+        }
+        return (record, authenticated)
+    }
+
+    /// The client, and whether it proved possession of a credential (`false` for `none`).
+    private func authenticate(
         headers: HTTPFields, parameters: RequestParameters
     ) async throws -> (ClientRecord, authenticated: Bool) {
         let basic = try basicCredentials(headers[.authorization])

@@ -7,6 +7,10 @@ import SQLiteKit
 /// transaction (a session) has the connection to itself.
 struct SQLiteBackend: SQLBackend {
     let connection: SQLiteConnection
+    /// The connection's own thread: SQLite calls block (a busy wait can last seconds), so they must not
+    /// share `NIOThreadPool.singleton` with other blocking work — two stores waiting on each other's locks
+    /// there could occupy every thread and deadlock until the busy timeout.
+    private let threadPool: NIOThreadPool
     let database: any SQLDatabase
     private let lock: AsyncSerialLock
 
@@ -14,8 +18,17 @@ struct SQLiteBackend: SQLBackend {
 
     /// Opens the database and applies the connection settings (WAL and a busy timeout for files).
     static func open(_ storage: SQLiteConnection.Storage, logger: Logger) async throws -> SQLiteBackend {
-        let connection = try await SQLiteConnection.open(
-            storage: storage, threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: threadPool, logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any())
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
         let direct = connection.sql(queryLogLevel: nil)
         do {
             if case .file = storage { try await switchToWAL(direct) }
@@ -24,11 +37,13 @@ struct SQLiteBackend: SQLBackend {
             }
         } catch {
             try? await connection.close()
+            try? await threadPool.shutdownGracefully()
             throw error
         }
         let lock = AsyncSerialLock()
         return SQLiteBackend(
-            connection: connection, database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock)
+            connection: connection, threadPool: threadPool, database: SerializedSQLDatabase(base: direct, lock: lock),
+            lock: lock)
     }
 
     /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
@@ -72,5 +87,6 @@ struct SQLiteBackend: SQLBackend {
 
     func shutdown() async throws {
         try await lock.withLock { try await connection.close() }
+        try await threadPool.shutdownGracefully()
     }
 }

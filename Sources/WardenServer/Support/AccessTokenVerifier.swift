@@ -1,0 +1,29 @@
+import Foundation
+import WardenCore
+
+/// Checks an access token Warden issued (RFC 9068 §4): signed by a published key of this node under the key's
+/// own algorithm, issued by this issuer, for `audience`, unexpired. Shared by the Management API (audience
+/// `{issuer}api/v2/`) and `/userinfo` (`{issuer}userinfo`); each maps a ``Failure`` to its own error shape.
+struct AccessTokenVerifier: Sendable {
+    enum Failure: Error {
+        case invalid
+        case wrongAudience
+        case expired
+    }
+
+    let runtime: WardenRuntime
+
+    func verify(_ token: String, audience: String) throws(Failure) -> CompactJWS {
+        guard let jws = try? CompactJWS(parsing: token), jws.header["typ"]?.stringValue == "at+jwt",
+            let kid = jws.kid, let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
+            jws.isSigned(by: key.verifier)
+        else { throw .invalid }
+        guard jws.payload["iss"]?.stringValue == runtime.issuer, jws.audiences.contains(audience) else {
+            throw .wrongAudience
+        }
+        guard let exp = jws.numericDate("exp"), exp > runtime.clock.now().timeIntervalSince1970 else {
+            throw .expired
+        }
+        return jws
+    }
+}
