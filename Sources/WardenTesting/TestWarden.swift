@@ -41,6 +41,13 @@ public struct TestWarden: Sendable {
         let clientID = "mgmt-" + RandomToken.identifier(prefix: "", length: 12)
         configuration.bootstrapClientID = clientID
         configuration.bootstrapClientSecret = secret
+        if engine == .sqlite {
+            // Each tenant would otherwise generate its own RSA-2048 key on a cooperative thread: hundreds of
+            // tests doing so starve the pool. They share one key pair under their own kid.
+            var key = TestKeys.rs256
+            key.kid = RandomToken.make(bytes: 16)
+            try await store.insertCurrentSigningKey(key)
+        }
         let runtime = try await WardenRuntime.make(
             configuration: configuration, store: store, clock: clock, logger: logger)
         try await Bootstrap(runtime: runtime).run()
@@ -110,4 +117,9 @@ actor StoreRegistry {
             return store
         }
     }
+}
+
+/// Key material generated once per test process.
+enum TestKeys {
+    static let rs256: SigningKeyRecord = try! JWSKey.generate(alg: .rs256, now: Date())
 }

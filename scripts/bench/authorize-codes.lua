@@ -5,6 +5,8 @@
 -- Env: COOKIE      = Cookie header value (the session cookie)
 --      MAX_CODES   = total codes to collect; each thread stops after its share (0 = no limit)
 --      CODES_OUT   = file the collected codes are written to (one a line), at the end
+--      DONE_MARKER = (optional) a thread that has its share creates DONE_MARKER.<thread index>; the caller
+--                    then stops wrk with SIGINT once every thread is done (wrk reports the time used)
 --      WRK_THREADS = wrk -t
 -- A response is good when it is a 302 whose Location carries code=…; anything else is counted in
 -- the SUMMARY line's non2xx field (NON2XX lines per status).
@@ -30,7 +32,15 @@ function response(status, headers, body)
   if code then
     got_n = got_n + 1
     got[got_n] = code
-    if limit > 0 and got_n >= limit then wrk.thread:stop() end
+    if limit > 0 and got_n == limit then
+      -- this thread is done: a marker file tells the caller, which stops wrk once every thread is done
+      local marker = os.getenv("DONE_MARKER")
+      if marker and marker ~= "" then
+        local f = io.open(marker .. "." .. tid, "w")
+        if f then f:close() end
+      end
+      wrk.thread:stop()
+    end
   else
     count_bad(status, (loc and ("Location: " .. loc .. " ") or "") .. (body or ""))
   end
@@ -42,11 +52,19 @@ function done(summary, latency, requests)
   local out = os.getenv("CODES_OUT")
   local n = 0
   if out and out ~= "" then
+    -- interleaved across threads, so the file is in about the order the codes were made (they expire)
+    local lists, longest = {}, 0
+    for i, t in ipairs(all_threads) do
+      lists[i] = t:get("got") or {}
+      if #lists[i] > longest then longest = #lists[i] end
+    end
     local f = assert(io.open(out, "w"))
-    for _, t in ipairs(all_threads) do
-      for _, c in ipairs(t:get("got") or {}) do
-        f:write(c, "\n")
-        n = n + 1
+    for k = 1, longest do
+      for _, l in ipairs(lists) do
+        if l[k] then
+          f:write(l[k], "\n")
+          n = n + 1
+        end
       end
     end
     f:close()

@@ -7,7 +7,7 @@
 --      BASIC       = base64("client_id:client_secret") for a confidential client (unset: public client)
 --      WRK_THREADS = wrk -t
 -- Non-2xx responses are counted as in post-form-basic.lua. A thread that runs out of codes stops
--- (its last request carries code=exhausted and fails) and done() prints an EXHAUSTED line.
+-- (see lib.lua next_item: DONE_MARKER) and done() prints an EXHAUSTED line.
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
 
 local prefix = wrk.body .. "&code="

@@ -6,11 +6,12 @@
 --   * load_slice(path): the lines of `path` that belong to this thread (line i goes to thread
 --     (i-1) % WRK_THREADS), for scripts that consume one pre-created item (code, login transaction)
 --     per request;
---   * next_item(): the next item of the slice; when the slice is used up it stops the thread and
---     returns nil (the caller sends a request that fails, so the run is flagged, and done() prints
---     an EXHAUSTED line);
+--   * next_item(): the next item of the slice; when the slice is used up it stops the thread, creates
+--     the marker file DONE_MARKER.<tid> (if DONE_MARKER is set: the caller then stops wrk with SIGINT
+--     once every thread is done, so wrk reports the time actually used) and returns nil (the request
+--     sent then is never read); done() prints an EXHAUSTED line;
 --   * count_bad(status, body): counts a response as bad the way post-form-basic.lua does.
--- Env: WRK_THREADS = wrk -t (needed by load_slice).
+-- Env: WRK_THREADS = wrk -t (needed by load_slice); DONE_MARKER (optional, see next_item).
 bench_dir = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(bench_dir .. "post-form-basic.lua")
 
@@ -46,7 +47,14 @@ function next_item()
   local item = items[item_index]
   if item == nil then
     exhausted = exhausted + 1
-    if exhausted == 1 then wrk.thread:stop() end
+    if exhausted == 1 then
+      local marker = os.getenv("DONE_MARKER")
+      if marker and marker ~= "" then
+        local f = io.open(marker .. "." .. tid, "w")
+        if f then f:close() end
+      end
+      wrk.thread:stop()
+    end
   end
   return item
 end

@@ -10,7 +10,8 @@
 #   start_peer              (if WANT_PEER) Glewlwyd from a writable copy on a fresh DB, provisioned
 #   measure_run ...         one warm-up + one measured wrk run, one row in $RESULTS
 #   report_machine_line, report_footer   shared lines of the Markdown report
-# Everything it starts (Warden, Glewlwyd, wrk) is stopped on exit, also on failure or Ctrl-C.
+# Everything it starts (Warden, Glewlwyd, wrk, and perf when the caller sets PERF_PID) is stopped on exit,
+# also on failure or Ctrl-C.
 
 bench_usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[-1]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 
@@ -76,8 +77,10 @@ bench_init() { # NAME
   trap cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
-  trap 'log "command failed (line $LINENO): $BASH_COMMAND${FAILED_STEP:+ — while: $FAILED_STEP}"' ERR
-  set -o errtrace   # the ERR trap also for commands inside these functions
+  # errtrace: the ERR trap also for commands inside these functions; only in the main shell, not in
+  # $(…) subshells (as when the script was one piece)
+  trap '[[ $BASHPID != "$$" ]] || log "command failed (line $LINENO): $BASH_COMMAND${FAILED_STEP:+ — while: $FAILED_STEP}"' ERR
+  set -o errtrace
 
   command -v curl >/dev/null || die "curl not found (apt-get install curl)"
   command -v python3 >/dev/null || die "python3 not found"
@@ -100,6 +103,7 @@ cleanup() {
   trap - EXIT INT TERM ERR
   set +e
   if [[ -n $WRK_PID ]]; then kill -TERM "$WRK_PID" 2>/dev/null; wait "$WRK_PID" 2>/dev/null; fi
+  if [[ -n ${PERF_PID:-} ]]; then kill -INT "$PERF_PID" 2>/dev/null; wait "$PERF_PID" 2>/dev/null; fi
   if [[ -n $WARDEN_PID ]]; then
     if ((rc != 0)) && [[ -f $TMP/warden.log ]]; then
       log "Warden log tail ($TMP/warden.log):"; tail -n 15 "$TMP/warden.log" >&2
@@ -225,8 +229,9 @@ start_peer() {
 # ------------------------------------------------------------------ wrk runs
 run_wrk() { # duration raw-file  (globals: LUA url pid THREADS CONNS, WRK_ARGS = extra wrk options; env for
             # the script set by the caller); sets WRK_PID, samples the peak RSS of $pid into maxrss and wrk's
-            # CPU ticks into wrkticks
-  local dur=$1 raw=$2 started
+            # CPU ticks into wrkticks. With WRK_STOP_WHEN=<function>, wrk gets SIGINT (it then reports what it
+            # did so far) as soon as that function succeeds.
+  local dur=$1 raw=$2 started stop_when=${WRK_STOP_WHEN:-} tick=0.5
   # shellcheck disable=SC2086
   wrk -t"$THREADS" -c"$CONNS" -d"$dur" ${WRK_ARGS:-} --latency -s "$LUA" "$url" >"$raw" 2>&1 &
   WRK_PID=$!
@@ -236,13 +241,18 @@ run_wrk() { # duration raw-file  (globals: LUA url pid THREADS CONNS, WRK_ARGS =
     r="$(rss_kb "$pid")"; ((r > maxrss)) && maxrss=$r
     w="$(awk '{print $14+$15}' "/proc/$WRK_PID/stat" 2>/dev/null || true)"; [[ -n $w ]] && wrkticks=$w
     if ((SECONDS - started > $(to_secs "$dur") + 30)); then log "wrk overran its duration; stopping it"; kill -TERM "$WRK_PID" 2>/dev/null || true; fi
-    sleep 0.5
+    if [[ -n $stop_when ]]; then
+      tick=0.1
+      if "$stop_when"; then kill -INT "$WRK_PID" 2>/dev/null || true; stop_when=""; fi
+    fi
+    sleep "$tick"
   done
   wait "$WRK_PID" || true
   WRK_PID=""
 }
 
-# One warm-up run (unless WARMUP_RUN=0) and one measured run of $LUA against url (globals: rep name
+# One warm-up run (unless WARMUP_RUN=0) and one measured run (wrk -d ${RUN_DURATION:-$DURATION}) of $LUA
+# against url (globals: rep name
 # server alg pid url, env for the script exported by the caller), then one row of $RESULTS:
 #   rep name server alg rps p50 p90 p99 max non2xx sockerr cpu_ms_per_req peak_rss_kib other_cpu_%
 # Non-2xx responses / socket errors set BAD=1 and go to $TMP/errors.txt. The raw wrk output is
@@ -253,7 +263,7 @@ measure_run() {
   [[ ${WARMUP_RUN:-1} == 0 ]] || run_wrk "$WARMUP" "$TMP/warmup-$name-$rep.txt"
   c0="$(cputicks "$pid")"; b0="$(sysbusy)"; t0="$(systotal)"
   raw="$TMP/wrk-$name-$rep.txt"
-  run_wrk "$DURATION" "$raw"
+  run_wrk "${RUN_DURATION:-$DURATION}" "$raw"
   c1="$(cputicks "$pid")"; b1="$(sysbusy)"; t1="$(systotal)"
   kill -0 "$pid" 2>/dev/null || die "$server (pid $pid) died during run $name"
   s="$(grep '^SUMMARY' "$raw" || true)"

@@ -6,8 +6,8 @@
 --      LOGIN_USER  = the user's e-mail address   LOGIN_PASSWORD = the password (the same for every login)
 --      WRK_THREADS = wrk -t
 -- A response is good when it is a 302 to the callback with code=… (a successful login); anything
--- else is counted in the SUMMARY line's non2xx field. A thread that runs out of transactions stops
--- (its last request fails) and done() prints an EXHAUSTED line.
+-- else is counted in the SUMMARY line's non2xx field. A thread that runs out of transactions
+-- stops (see lib.lua next_item: DONE_MARKER) and done() prints an EXHAUSTED line.
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
 wrk.headers["Authorization"] = nil
 

@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import WardenCore
+
+@testable import WardenServer
+
+/// SPEC §10: log writes never block or fail a request; an event is written once storage answers again.
+@Suite("Event log")
+struct EventLogTests {
+    /// A log store that fails while `failing` is set (a database outage), recording what it was given.
+    final class FlakyLogStore: LogStore {
+        let failing = Mutex(true)
+        let written = Mutex<[WardenCore.LogEvent]>([])
+
+        func appendLogs(_ events: [WardenCore.LogEvent]) async throws {
+            if failing.withLock({ $0 }) { throw StorageError.notFound }
+            written.withLock { $0.append(contentsOf: events) }
+        }
+        func log(id: String) async throws -> WardenCore.LogEvent? { nil }
+        func searchLogs(_ filter: LogFilter, ascending: Bool, page: PageRequest) async throws -> PageResult<
+            WardenCore.LogEvent
+        > { PageResult(items: [], total: 0) }
+        func logs(after logID: String?, take: Int) async throws -> [WardenCore.LogEvent] { [] }
+        func purgeLogs(before date: Date) async throws -> Int { 0 }
+    }
+
+    @Test func aFailingStoreLosesNothingAndFailsNobody() async throws {
+        let store = FlakyLogStore()
+        let log = EventLog(
+            store: store, retentionDays: 30, clock: ManualClock(), logger: Logger(label: "event-log-test"))
+        for index in 0..<3 {
+            log.record(WardenCore.LogEvent(date: Date(), type: .clientCredentialsSucceeded, description: "\(index)"))
+        }
+        await log.flush()
+        #expect(store.written.withLock { $0.isEmpty })
+        store.failing.withLock { $0 = false }
+        log.record(WardenCore.LogEvent(date: Date(), type: .clientCredentialsFailed, description: "3"))
+        await log.flush()
+        #expect(store.written.withLock { $0.map(\.description) } == ["0", "1", "2", "3"])
+    }
+}
