@@ -8,8 +8,10 @@ struct DiscoveryController: Sendable {
     let runtime: WardenRuntime
 
     func addRoutes(to router: Router<WardenRequestContext>) {
+        // Nothing in the document changes while the process runs: serialize it once.
+        let configuration = document().serialized
         router.get(".well-known/openid-configuration") { _, _ in
-            Response.json(document())
+            Response.json(configuration)
         }
         router.get(".well-known/jwks.json") { _, _ in
             var response = Response.json(runtime.keys.ring.snapshot.jwksJSON)
