@@ -14,31 +14,37 @@ struct RefreshTokenGrant: GrantHandler {
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
         let hash = SecretHash.sha256Hex(try request.require("refresh_token"))
-        // Checked before use, so that another client cannot spend (or, by rotating, revoke) this client's token.
-        guard let stored = try await runtime.store.refreshToken(hash: hash), stored.clientID == client.clientID
-        else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
         let rotating = client.refreshToken.rotationType == "rotating"
+        // A rotating use changes the token, so ownership is checked first: another client can neither spend
+        // nor (by reuse) revoke this client's token. A non-rotating use changes nothing: checked on its result.
+        if rotating {
+            guard let stored = try await runtime.store.refreshToken(hash: hash), stored.clientID == client.clientID
+            else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
+        }
         let now = runtime.clock.now()
         let record: RefreshTokenRecord
         switch try await runtime.store.useRefreshToken(hash: hash, rotating: rotating, now: now) {
-        case .valid(let valid):
+        case .valid(let valid) where valid.clientID == client.clientID:
             record = valid
-        case .reused(let reused):
+        case .reused(let reused) where reused.clientID == client.clientID:
             _ = try await runtime.store.revokeRefreshTokenFamily(reused.familyID, at: now)
             issuer.log(
                 .refreshTokenReused, request: request, clientID: client.clientID,
                 description: "A rotated refresh token was reused; its family is revoked", audience: reused.audience,
                 userID: reused.userID)
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
-        case .revoked, .notFound:
-            throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         case .expired:
             throw OAuthError(.invalidGrant, "The refresh token has expired")
+        case .valid, .reused, .revoked, .notFound:
+            throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         }
         let scope = try narrowedScope(request.parameters["scope"], granted: record.scope)
         let user = try await issuer.activeUser(id: record.userID)
         var authTime = record.createdAt
-        if let sessionID = record.sessionID, let session = try await runtime.store.session(id: sessionID) {
+        // Only an ID token carries auth_time: the session is read only when one is issued.
+        if scope.contains("openid"), let sessionID = record.sessionID,
+            let session = try await runtime.store.session(id: sessionID)
+        {
             authTime = session.authTime
         }
         let response = try await issuer.userTokens(
