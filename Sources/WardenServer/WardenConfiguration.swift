@@ -1,5 +1,5 @@
 public import Foundation
-public import WardenCore
+import WardenCore
 
 /// Every setting of SPEC §1. The CLI fills it from flags, then environment variables, then defaults.
 public struct WardenConfiguration: Sendable {

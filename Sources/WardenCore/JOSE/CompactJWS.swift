@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A parsed JWS compact serialization (RFC 7515 §7.1), before its signature is checked.
 public struct CompactJWS: Sendable {

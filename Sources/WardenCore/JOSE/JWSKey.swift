@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 import CryptoExtras
 public import Foundation
 
@@ -119,6 +119,4 @@ public struct JWSKey: Sendable {
 public enum JWSError: Error, Sendable, Equatable {
     case malformed
     case malformedKey
-    case unsupportedAlgorithm(String)
-    case badSignature
 }

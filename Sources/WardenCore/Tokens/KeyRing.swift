@@ -11,7 +11,6 @@ public final class KeyRing: Sendable {
         public let published: [String: JWSKey]
         /// The JWKS document, serialized once per change.
         public let jwksJSON: String
-        public let records: [SigningKeyRecord]
 
         public init(records: [SigningKeyRecord]) throws {
             var current: [SigningAlgorithm: JWSKey] = [:]
@@ -25,7 +24,6 @@ public final class KeyRing: Sendable {
             }
             self.current = current
             self.published = published
-            self.records = records
             self.jwksJSON = JSONValue.serializedObject([("keys", .array(order.map(\.publicJWK.jsonValue)))])
         }
     }

@@ -25,7 +25,7 @@ struct RevocationController: Sendable {
 
     func revoke(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let parameters = try await RequestParameters.read(from: request)
-        let (record, authenticated) = try await clients.authenticate(
+        let record = try await clients.authenticate(
             headers: request.headers, parameters: parameters, credentialsRequired: false)
         guard let token = parameters["token"] else {
             throw OAuthError.invalidRequest("Missing required parameter: token")
@@ -39,7 +39,7 @@ struct RevocationController: Sendable {
                 issuer.log(
                     .refreshTokenRevoked,
                     request: TokenRequest(
-                        parameters: parameters, client: record, clientAuthenticated: authenticated,
+                        parameters: parameters, client: record,
                         ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
                         userAgent: request.headers[.userAgent]),
                     clientID: record.client.clientID, audience: stored.audience,

@@ -30,7 +30,7 @@ struct TokenController: Sendable {
         let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
         let userAgent = request.headers[.userAgent]
         do {
-            let (client, authenticated) = try await clients.authenticate(
+            let client = try await clients.authenticate(
                 headers: request.headers, parameters: parameters,
                 credentialsRequired: handler.requiresClientAuthentication)
             guard client.client.allows(handler.grantType) else {
@@ -38,7 +38,7 @@ struct TokenController: Sendable {
             }
             let response = try await handler.exchange(
                 TokenRequest(
-                    parameters: parameters, client: client, clientAuthenticated: authenticated, ip: ip,
+                    parameters: parameters, client: client, ip: ip,
                     userAgent: userAgent))
             return .json(JSONValue.serializedObject(response.members), noStore: true)
         } catch let error as OAuthError {

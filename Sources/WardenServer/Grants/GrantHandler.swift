@@ -18,7 +18,6 @@ protocol GrantHandler: Sendable {
 struct TokenRequest: Sendable {
     let parameters: RequestParameters
     let client: ClientRecord
-    let clientAuthenticated: Bool
     let ip: String?
     let userAgent: String?
 

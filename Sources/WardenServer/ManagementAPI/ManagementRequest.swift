@@ -33,23 +33,6 @@ enum ManagementRequest {
         }
     }
 
-    /// Decodes a typed value from a JSON object, turning decoding failures into `invalid_body`.
-    static func decode<T: Decodable>(_ type: T.Type, from object: [String: JSONValue]) throws -> T {
-        do {
-            let data = Data(JSONValue.object(object).serialized.utf8)
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ManagementError.invalidBody("Payload validation error: invalid type for '\(path)'")
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw ManagementError.invalidBody(
-                "Payload validation error: missing required property '\(key.stringValue)'")
-        } catch let DecodingError.dataCorrupted(context) {
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ManagementError.invalidBody("Payload validation error: invalid value for '\(path)'")
-        }
-    }
-
     /// The path parameter `name`, percent-decoded: SDKs encode the `|` of user ids and the `/` of API
     /// identifiers (SPEC §9: `/resource-servers/{id}` accepts the URL-encoded identifier).
     static func parameter(_ name: String, of context: WardenRequestContext) throws -> String {
@@ -147,14 +130,6 @@ enum ManagementResponse {
     ) -> Response {
         let slice = items.dropFirst(min(page.offset, items.count)).prefix(page.perPage)
         return list(Array(slice), total: items.count, page: page, includeTotals: includeTotals, name: name)
-    }
-
-    /// A Codable value as JSON.
-    static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder().encode(value)
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The members of a Codable model's JSON object (its `nil` properties left out).

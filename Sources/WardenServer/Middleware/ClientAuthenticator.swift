@@ -10,18 +10,22 @@ struct ClientAuthenticator: Sendable {
     /// The longest an assertion may live ahead of now (SPEC §4: `exp` ≤ 5 minutes ahead).
     static let maxAssertionLifetime: Double = 300
     let runtime: WardenRuntime
+    private let publicKeys = PublicKeyCache()
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+    }
 
     /// The client, refusing with `invalid_client` a confidential client that proved nothing, and any client
-    /// that proved nothing when `credentialsRequired` (grants such as `client_credentials`). The flag tells
-    /// whether a credential was proved (`false` for a public client sending only `client_id`).
+    /// that proved nothing when `credentialsRequired` (grants such as `client_credentials`).
     func authenticate(
         headers: HTTPFields, parameters: RequestParameters, credentialsRequired: Bool
-    ) async throws -> (ClientRecord, authenticated: Bool) {
+    ) async throws -> ClientRecord {
         let (record, authenticated) = try await authenticate(headers: headers, parameters: parameters)
         if !authenticated, credentialsRequired || !record.client.isPublic {
             throw OAuthError(.invalidClient, "Client authentication is required")
         }
-        return (record, authenticated)
+        return record
     }
 
     /// The client, and whether it proved possession of a credential (`false` for `none`).
@@ -99,7 +103,7 @@ struct ClientAuthenticator: Sendable {
             !credentials.isEmpty
         else { throw invalidClient("Client has no registered keys", basic: false) }
         let signed = credentials.contains { credential in
-            guard let pem = credential.pem, let verifier = try? JWSVerifier(pem: pem) else { return false }
+            guard let pem = credential.pem, let verifier = publicKeys.verifier(pem: pem) else { return false }
             return jws.isSigned(by: verifier)
         }
         guard signed else { throw invalidClient("Client assertion signature is invalid", basic: false) }
