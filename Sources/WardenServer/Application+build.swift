@@ -15,6 +15,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DiscoveryController(runtime: runtime).addRoutes(to: router)
     TokenController(runtime: runtime).addRoutes(to: router)
     AuthorizeController(runtime: runtime).addRoutes(to: router)
+    BackchannelAuthorizeController(runtime: runtime).addRoutes(to: router)
+    BackchannelApprovalController(runtime: runtime).addRoutes(to: router)
     LogoutController(runtime: runtime).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer)
     RevocationController(runtime: runtime).addRoutes(to: router)
@@ -25,7 +27,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     return router
 }
 
-/// Builds the Warden application: the router, the background services (event log, cache refresh) and,
+/// Builds the Warden application: the router, the background services (event log, cache refresh, deliveries,
+/// housekeeping) and,
 /// with `--tls-cert`/`--tls-key`, an HTTPS listener.
 public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationProtocol {
     let configuration = runtime.configuration
@@ -42,7 +45,10 @@ public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationP
         router: buildRouter(runtime: runtime),
         server: server,
         configuration: serverConfiguration,
-        services: [runtime.eventLog, CacheRefreshService(runtime: runtime)],
+        services: [
+            runtime.eventLog, CacheRefreshService(runtime: runtime), runtime.deliveries,
+            HousekeepingService(runtime: runtime),
+        ],
         logger: runtime.logger
     )
 }

@@ -73,6 +73,9 @@ public struct WardenConfiguration: Sendable {
 
     /// Whether cookies may omit `Secure` (plain-HTTP issuer).
     public var isPlainHTTP: Bool { issuer.scheme == "http" }
+
+    /// The `From` address of Warden's e-mail: `--mail-from`, else `no-reply@{issuer host}` (SPEC §1).
+    public var mailSender: String { mailFrom ?? "no-reply@" + (issuer.host ?? "localhost") }
 }
 
 extension WardenConfiguration {

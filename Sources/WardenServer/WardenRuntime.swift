@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 public import Logging
 public import WardenCore
@@ -13,6 +14,14 @@ public final class WardenRuntime: Sendable {
     public let logger: Logger
     /// Parsed `--trusted-proxies`.
     let trustedProxies: [CIDR]
+    /// The outbox of e-mails, pings and pushes (SPEC §6.1 "Delivery"); a background service of the application.
+    public let deliveries: DeliveryService
+    /// The CIBA requests this node knows to be pending, and their poll pacing (SPEC §6.2).
+    let backchannelPolls: BackchannelPollTracker
+    /// Authenticator devices (SPEC §6.3).
+    let push: any PushNotifier
+    /// Where approval e-mails go: SMTP (`--smtp-url`) or the outbox folder (SPEC §1).
+    let mail: any MailTransport
 
     /// Connects the pieces; keys are loaded (and created on first start).
     public static func make(
@@ -22,14 +31,20 @@ public final class WardenRuntime: Sendable {
         WardenMetrics.bootstrap()
         let keys = try await KeyManager.load(store: store, clock: clock)
         let runtime = WardenRuntime(
-            configuration: configuration, store: store, keys: keys, clock: clock, logger: logger)
+            configuration: configuration, store: store, keys: keys, clock: clock, logger: logger,
+            mail: try MailTransports.make(configuration: configuration, logger: logger))
         try await runtime.cache.reload()
+        runtime.deliveries.register(
+            BackchannelMailDelivery(
+                store: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog, clock: clock,
+                issuer: runtime.issuer, from: try MailAddress(parsing: configuration.mailSender), logger: logger))
+        runtime.deliveries.register(BackchannelPingDelivery(store: store, httpClient: .shared, logger: logger))
         return runtime
     }
 
     private init(
         configuration: WardenConfiguration, store: any WardenStore, keys: KeyManager, clock: any WardenClock,
-        logger: Logger
+        logger: Logger, mail: any MailTransport
     ) {
         self.configuration = configuration
         self.store = store
@@ -40,12 +55,25 @@ public final class WardenRuntime: Sendable {
         self.trustedProxies = configuration.trustedProxies.compactMap(CIDR.init)
         self.eventLog = EventLog(
             store: store, retentionDays: configuration.logRetentionDays, clock: clock, logger: logger)
+        self.deliveries = DeliveryService(store: store, clock: clock, logger: logger)
+        self.backchannelPolls = BackchannelPollTracker(verificationLifetime: configuration.cacheTTL)
+        self.push = NoPushDevices()
+        self.mail = mail
     }
 
     /// Reloads this node's tenant cache after a local change and tells the other nodes (SPEC §2).
     public func tenantChanged() async throws {
         try await cache.reload()
         await store.announce(.tenant)
+    }
+
+    /// Where e-mail goes, for the start-up log line (no password).
+    public var mailDescription: String {
+        switch mail {
+        case let smtp as SMTPMailTransport: "\(smtp.url)"
+        case let outbox as OutboxMailTransport: "outbox folder \(outbox.directory.path)"
+        default: "\(type(of: mail))"
+        }
     }
 
     /// `{issuer}` with its trailing slash.

@@ -7,24 +7,22 @@ public import WardenCore
 extension SQLStore {
     static let changeChannel = "warden_changes"
 
-    public func announce(_ change: CacheChange) async {
+    public func announce(_ announcement: ChangeAnnouncement) async {
         guard engine == .postgres else { return }
         do {
-            try await sql.raw("SELECT pg_notify(\(bind: Self.changeChannel), \(bind: change.rawValue))").run()
+            try await sql.raw("SELECT pg_notify(\(bind: Self.changeChannel), \(bind: announcement.payload))").run()
         } catch {
             logger.warning(
-                "could not announce a change", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
+                "could not announce a change", metadata: ["change": "\(announcement.payload)", "error": "\(error)"])
         }
     }
 
-    public func listen(_ handler: @escaping @Sendable (CacheChange) async -> Void) async throws {
+    public func listen(_ handler: @escaping @Sendable (ChangeAnnouncement) async -> Void) async throws {
         try await backend.listen(
             channel: Self.changeChannel,
-            reconnected: {
-                for change in CacheChange.allCases { await handler(change) }
-            },
+            reconnected: { await handler(.reconnected) },
             { payload in
-                if let change = CacheChange(rawValue: payload) { await handler(change) }
+                if let announcement = ChangeAnnouncement(payload: payload) { await handler(announcement) }
             })
     }
 }

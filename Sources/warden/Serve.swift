@@ -38,6 +38,7 @@ struct Serve: AsyncParsableCommand {
                 "Warden listening",
                 metadata: [
                     "issuer": "\(runtime.issuer)", "database": "\(Database.redacted(configuration.databaseURL))",
+                    "mail": "\(runtime.mailDescription)",
                 ])
             try await app.runService()
         } catch {

@@ -40,10 +40,29 @@ enum Terminal {
             │   then, with CODE from the /demo/callback page (valid 60 s):
             │   \(login.redeem)
             │
+            │ Ask alice to approve a transfer (CIBA; the approval link is e-mailed — see the outbox folder
+            │ warden-mail/ unless --smtp-url is set), then poll with the auth_req_id it answers:
+            │   \(cibaStart(seeded, issuer: issuer))
+            │   curl -s \(issuer)oauth/token -u \(DemoTenant.cibaClientID):\(seeded.cibaClientSecret) \\
+            │     -d grant_type=urn:openid:params:grant-type:ciba -d auth_req_id=AUTH_REQ_ID
+            │
             │ Discovery:  curl -s \(issuer).well-known/openid-configuration
             │ JWKS:       curl -s \(issuer).well-known/jwks.json
             └ Health:     curl -s \(issuer)readyz
 
             """)
+    }
+
+    /// The `/bc-authorize` curl line of the quick start (SPEC §6.1): a money transfer for alice, by e-mail.
+    static func cibaStart(_ seeded: DemoTenant.Seeded, issuer: String) -> String {
+        let hint = #"{"format":"iss_sub","iss":"\#(issuer)","sub":"\#(seeded.userID)"}"#
+        let details =
+            #"[{"type":"money_transfer","instructedAmount":{"amount":2500,"currency":"EUR"},"#
+            + #""beneficiary":"Hanna Herwitz"}]"#
+        return "curl -s \(issuer)bc-authorize -u \(DemoTenant.cibaClientID):\(seeded.cibaClientSecret) "
+            + "--data-urlencode 'login_hint=\(hint)' -d scope=openid "
+            + "--data-urlencode 'binding_message=Transfer 2500 EUR' "
+            + "--data-urlencode audience=\(DemoTenant.apiIdentifier) -d requested_expiry=3600 "
+            + "--data-urlencode 'authorization_details=\(details)'"
     }
 }

@@ -7,6 +7,9 @@ the database named by `WARDEN_TEST_DATABASE`:
     sqlite (default)            -> sqlite:<tmpdir>/warden.sqlite
     postgres://user:pw@h:p/db   -> that database (shared over time: every test uses uuid-suffixed names)
 
+The session server sends its mail by SMTP (`WARDEN_SMTP_URL`) to `scripts/smtp-sink.py`, started on a free port
+with a temp maildir (fixture `smtp_sink`, see cibalib.SmtpSink).
+
 Run: `python -m pytest tests/interop` (after `swift build`), or the whole thing with `scripts/test`.
 """
 
@@ -44,16 +47,47 @@ def _database_url(workdir: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def warden(request) -> Warden:
+def _smtp_sink_started():
+    """(sink, None) or (None, why it did not start): a missing sink fails only the tests that need it."""
+    from cibalib import SmtpSink
+
+    maildir = tempfile.mkdtemp(prefix="warden-mail-")
+    sink = SmtpSink(maildir)
+    try:
+        sink.start()
+    except (RuntimeError, OSError) as error:
+        yield None, str(error)
+    else:
+        yield sink, None
+    sink.stop()
+    if os.environ.get("WARDEN_TEST_KEEP_LOGS") == "1":
+        sys.stderr.write(f"\nSMTP sink maildir kept: {maildir}\n")
+    else:
+        shutil.rmtree(maildir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def smtp_sink(_smtp_sink_started):
+    """The session's SMTP sink (cibalib.SmtpSink: url, port, maildir, wait_for_mail(address, …))."""
+    sink, error = _smtp_sink_started
+    if sink is None:
+        pytest.fail(f"the SMTP sink did not start: {error}", pytrace=False)
+    return sink
+
+
+@pytest.fixture(scope="session")
+def warden(request, _smtp_sink_started) -> Warden:
     """The running server. Attributes: base_url (= issuer, trailing slash), port, domain, mgmt_client_id,
     mgmt_client_secret, database_url, process, workdir; helpers mgmt_token(scopes=None), mgmt(...), cli(...)."""
     binary = os.environ.get("WARDEN_BIN") or str(REPO / ".build" / "debug" / "warden")
     if not os.access(binary, os.X_OK):
         pytest.fail(f"no server binary at {binary}: run `swift build` first (or set WARDEN_BIN)", pytrace=False)
     workdir = tempfile.mkdtemp(prefix="warden-interop-")
+    sink = _smtp_sink_started[0]  # None: mail goes to the outbox folder, and the tests that read mail fail
     server = Warden(binary=binary, workdir=workdir, database_url=_database_url(workdir),
                     mgmt_client_id="interop-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
-                    pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
+                    pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
+                    env={"WARDEN_SMTP_URL": sink.url} if sink is not None else None)
     _SERVERS.append(server)
     server.start()
     try:

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
-import tempfile
 import time
 
 import pytest
 
-from wardenlib import HTTP_TIMEOUT, Warden, expect_status, free_port, json_of
+from wardenlib import HTTP_TIMEOUT, expect_status, json_of, running_nodes
 
 DATABASE = os.environ.get("WARDEN_TEST_DATABASE", "sqlite")
 
@@ -24,25 +22,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def nodes():
     """Two nodes on one database behind one issuer, each refreshing its caches only every 60 s."""
-    binary = os.environ.get("WARDEN_BIN") or os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug",
-                                                          "warden")
-    issuer = f"http://127.0.0.1:{free_port()}/"
-    secret = secrets.token_urlsafe(36)
-    started = []
-    try:
-        for _ in range(2):
-            workdir = tempfile.mkdtemp(prefix="warden-node-")
-            node = Warden(binary=binary, workdir=workdir, database_url=DATABASE, mgmt_client_id="multinode-mgmt",
-                          mgmt_client_secret=secret, issuer=issuer, cache_ttl=60,
-                          pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
-            node.start()
-            started.append(node)
-            node.wait_ready(timeout=30)
+    with running_nodes(DATABASE) as started:
         yield started
-    finally:
-        for node in started:
-            node.stop()
-            shutil.rmtree(node.workdir, ignore_errors=True)
 
 
 def wait_for(condition, timeout: float = 5.0) -> float:

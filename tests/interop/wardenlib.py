@@ -6,16 +6,20 @@ Everything here talks to a running Warden over HTTP (`requests`) or runs its CLI
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import re
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterator, Iterable
 
 import requests
 from joserfc import jwt
@@ -109,13 +113,11 @@ def assert_iso_times(obj: Any, keys: Iterable[str] = ("created_at", "updated_at"
             assert isinstance(obj[key], str) and ISO_8601.match(obj[key]), f"{key} is not ISO 8601: {obj[key]!r}"
 
 
-@dataclass
-class M2M:
-    """An API, a confidential client allowed client_credentials, and the client grant between them."""
+class ClientForAPI:
+    """A Management API client object (`client`) and API object (`api`): their ids and secret."""
 
     api: dict
     client: dict
-    grant: dict
 
     @property
     def audience(self) -> str:
@@ -130,12 +132,21 @@ class M2M:
         return self.client["client_secret"]
 
 
+@dataclass
+class M2M(ClientForAPI):
+    """An API, a confidential client allowed client_credentials, and the client grant between them."""
+
+    api: dict
+    client: dict
+    grant: dict
+
+
 class Warden:
     """One `warden serve` process in a temp working directory, plus helpers to talk to it."""
 
     def __init__(self, *, binary: str, workdir: str, database_url: str, mgmt_client_id: str,
                  mgmt_client_secret: str, port: int | None = None, pid_dir: str | None = None,
-                 issuer: str | None = None, cache_ttl: float | None = None):
+                 issuer: str | None = None, cache_ttl: float | None = None, env: dict[str, str] | None = None):
         self.binary = binary
         self.workdir = workdir
         self.database_url = database_url
@@ -165,6 +176,7 @@ class Warden:
         if issuer:
             self.env["WARDEN_ISSUER"] = issuer
             self.mgmt_audience = issuer + "api/v2/"
+        self.env.update(env or {})  # extra settings, e.g. WARDEN_SMTP_URL
 
     # ------------------------------------------------------------------------------------------- process
     def start(self) -> None:
@@ -346,3 +358,48 @@ class Warden:
             if not items:
                 raise AssertionError(f"no resource server with identifier {self.mgmt_audience}")
             page += 1
+
+
+def default_binary() -> str:
+    """The server binary the suite runs: `WARDEN_BIN`, else `<repo>/.build/debug/warden`."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.environ.get("WARDEN_BIN") or os.path.normpath(os.path.join(here, "..", "..", ".build", "debug", "warden"))
+
+
+@contextlib.contextmanager
+def running_nodes(database_url: str, *, count: int = 2, mgmt_client_id: str = "multinode-mgmt",
+                  cache_ttl: float = 60, env: dict[str, str] | None = None, binary: str | None = None,
+                  prefix: str = "warden-node-") -> Iterator[list[Warden]]:
+    """`count` nodes on one database behind one issuer (SPEC §2): each its own process, port and temp working
+    directory, refreshing its caches only every `cache_ttl` seconds, so what one node learns from another within
+    that time came through LISTEN/NOTIFY. The shared issuer is on a port nobody listens on (no node's base URL is
+    the issuer). Stops them and removes their directories on exit."""
+    issuer = f"http://127.0.0.1:{free_port()}/"
+    secret = secrets.token_urlsafe(36)
+    started: list[Warden] = []
+    try:
+        for _ in range(count):
+            workdir = tempfile.mkdtemp(prefix=prefix)
+            node = Warden(binary=binary or default_binary(), workdir=workdir, database_url=database_url,
+                          mgmt_client_id=mgmt_client_id, mgmt_client_secret=secret, issuer=issuer,
+                          cache_ttl=cache_ttl, pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"), env=env)
+            node.start()
+            started.append(node)
+            node.wait_ready(timeout=30)
+        yield started
+    finally:
+        for node in started:
+            node.stop()
+            shutil.rmtree(node.workdir, ignore_errors=True)
+
+
+def wait_until(condition, timeout: float = 5.0, step: float = 0.05, what: str = "the condition"):
+    """Polls `condition()` until it returns something truthy (returned) or `timeout` seconds pass (AssertionError)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} did not hold within {timeout}s")
+        time.sleep(step)

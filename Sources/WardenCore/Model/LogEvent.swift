@@ -63,4 +63,15 @@ public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByS
     public static let logout: LogEventType = "slo"
     public static let managementSucceeded: LogEventType = "sapi"
     public static let managementFailed: LogEventType = "fapi"
+    /// A CIBA request was accepted at `/bc-authorize` (SPEC §6.1).
+    public static let cibaStartSucceeded: LogEventType = "ciba_start_succeeded"
+    public static let cibaStartFailed: LogEventType = "ciba_start_failed"
+    /// A CIBA request was redeemed for tokens, or a poll ended it (SPEC §6.2).
+    public static let cibaExchangeSucceeded: LogEventType = "ciba_exchange_succeeded"
+    public static let cibaExchangeFailed: LogEventType = "ciba_exchange_failed"
+    /// The user approved (`gd_auth_succeed`) or denied (`gd_auth_rejected`) a request (SPEC §7.4, §6.4).
+    public static let deviceAccepted: LogEventType = "gd_auth_succeed"
+    public static let deviceRejected: LogEventType = "gd_auth_rejected"
+    /// An approval e-mail was sent (SPEC §6.4).
+    public static let sendEmail: LogEventType = "gd_send_email"
 }

@@ -1,18 +1,47 @@
-/// What a node caches that another node may change (ARCHITECTURE: caches are refreshed on change).
-public enum CacheChange: String, Sendable, CaseIterable {
-    /// Signing keys (rotation, revocation, a new algorithm).
+/// What one node tells the others (ARCHITECTURE: caches are refreshed on change; SPEC §6.2: decisions reach
+/// the node that needs them).
+public enum ChangeAnnouncement: Sendable, Hashable {
+    /// Signing keys changed (rotation, revocation, a new algorithm).
     case keys
-    /// Clients, APIs and client grants.
+    /// Clients, APIs or client grants changed.
     case tenant
+    /// A CIBA request was approved or denied; the value is its ``BackchannelRequest/id``.
+    case backchannelDecided(requestID: String)
+    /// Delivered to a listener after each (re)connection: announcements may have been missed meanwhile.
+    case reconnected
+
+    static let backchannelPrefix = "ciba:"
+
+    /// The wire form (a PostgreSQL `NOTIFY` payload).
+    public var payload: String {
+        switch self {
+        case .keys: "keys"
+        case .tenant: "tenant"
+        case .backchannelDecided(let id): Self.backchannelPrefix + id
+        case .reconnected: "reconnected"
+        }
+    }
+
+    /// Parses ``payload``; `nil` for anything else.
+    public init?(payload: String) {
+        switch payload {
+        case "keys": self = .keys
+        case "tenant": self = .tenant
+        case "reconnected": self = .reconnected
+        case let value where value.hasPrefix(Self.backchannelPrefix) && value.count > Self.backchannelPrefix.count:
+            self = .backchannelDecided(requestID: String(value.dropFirst(Self.backchannelPrefix.count)))
+        default: return nil
+        }
+    }
 }
 
 /// The cross-node notification channel: PostgreSQL `LISTEN`/`NOTIFY`; on SQLite, where nodes share a file
 /// on one host, announcements go nowhere and each node's periodic refresh (≤ 60 s) does the work.
 public protocol ChangeChannel: Sendable {
-    /// Tells every node (this one included) that `change` happened. Never throws: a lost announcement is
-    /// covered by the periodic refresh.
-    func announce(_ change: CacheChange) async
-    /// Calls `handler` for each announcement until the task is cancelled; `handler` also receives every
-    /// ``CacheChange`` after a reconnection, since announcements may have been missed meanwhile.
-    func listen(_ handler: @escaping @Sendable (CacheChange) async -> Void) async throws
+    /// Tells every node (this one included, on PostgreSQL) what happened. Never throws: a lost announcement
+    /// is covered by the periodic refresh.
+    func announce(_ announcement: ChangeAnnouncement) async
+    /// Calls `handler` for each announcement until the task is cancelled, and with
+    /// ``ChangeAnnouncement/reconnected`` after every (re)connection.
+    func listen(_ handler: @escaping @Sendable (ChangeAnnouncement) async -> Void) async throws
 }

@@ -117,7 +117,8 @@ public protocol ArtefactStore: Sendable {
 
 /// Everything Warden stores.
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
-    ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore
+    ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
+    BackchannelRequestStore, DeliveryJobStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
@@ -165,4 +166,46 @@ public protocol LoginThrottleStore: Sendable {
     func loginLockedUntil(userID: String, now: Date) async throws -> Date?
     /// Forgets the failures (after a successful login).
     func clearLoginFailures(userID: String) async throws
+}
+
+/// CIBA requests (SPEC §6): durable, shared by every node, each decided once and redeemed once.
+public protocol BackchannelRequestStore: Sendable {
+    /// Inserts `request` unless its user already has `limit` requests created after
+    /// `request.createdAt - window` (SPEC §6.1: 5 per minute across clients). The check and the insert are
+    /// atomic across connections and nodes: of N concurrent inserts for one user with no earlier requests,
+    /// exactly `limit` succeed. Throws ``StorageError/conflict(_:)`` on a duplicate id, consent id or
+    /// approval token.
+    func insertBackchannelRequest(_ request: BackchannelRequest, limit: Int, window: Double) async throws
+        -> BackchannelInsertResult
+    /// The request by ``BackchannelRequest/id`` (the SHA-256 of its `auth_req_id`), whatever its state.
+    func backchannelRequest(id: String) async throws -> BackchannelRequest?
+    /// The request whose e-mail approval token hashes to `approvalTokenHash`.
+    func backchannelRequest(approvalTokenHash: String) async throws -> BackchannelRequest?
+    /// The request whose consent id is `consentID`.
+    func backchannelRequest(consentID: String) async throws -> BackchannelRequest?
+    /// Moves a pending, unexpired request to `approved` or `denied` with `decidedAt = now`. Atomic: of N
+    /// concurrent calls exactly one gets ``BackchannelDecision/decided(_:)``.
+    func decideBackchannelRequest(id: String, approved: Bool, at now: Date) async throws -> BackchannelDecision
+    /// Moves an approved, unexpired request of `clientID` to `redeemed`. Atomic: of N concurrent calls exactly
+    /// one gets ``BackchannelRedemption/redeemed(_:)``.
+    func redeemBackchannelRequest(id: String, clientID: String, at now: Date) async throws -> BackchannelRedemption
+    /// Deletes requests that expired before `date`; returns how many.
+    func purgeBackchannelRequests(expiredBefore date: Date) async throws -> Int
+}
+
+/// The outbox of ``DeliveryJob``s, shared by every node: any node may claim a due job.
+public protocol DeliveryJobStore: Sendable {
+    /// Stores a job. A job stored with `nextAttemptAt` in the future and `attempts = 1` is one the caller is
+    /// attempting right away: nobody else claims it before then.
+    func insertDeliveryJob(_ job: DeliveryJob) async throws
+    /// Claims up to `limit` jobs due at `now` and not expired: each claimed job gets `attempts + 1` and
+    /// `nextAttemptAt = leaseUntil`, so no other caller claims it before then. Atomic per job: of N concurrent
+    /// claimers exactly one gets a given job. Returns the jobs as claimed.
+    func claimDeliveryJobs(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob]
+    /// Removes a job that succeeded (or that will never succeed).
+    func deleteDeliveryJob(id: String) async throws
+    /// Records a failed attempt and when to try again.
+    func rescheduleDeliveryJob(id: String, at date: Date, error: String) async throws
+    /// Removes the jobs that expired before `date` undelivered, and returns them (for the log).
+    func purgeDeliveryJobs(expiredBefore date: Date) async throws -> [DeliveryJob]
 }

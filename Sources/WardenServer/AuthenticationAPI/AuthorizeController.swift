@@ -84,7 +84,14 @@ struct AuthorizeController: Sendable {
             let existing = try await flow.sessions.current(request)
             let (session, cookie) = try await flow.sessions.signIn(userID: record.user.userID, existing: existing)
             let user = try await recordLogin(record, attempt: attempt, request: transaction.request)
-            var response = try await flow.complete(transaction.request, client: client, session: session, user: user)
+            var response: Response
+            if let authorization = transaction.request {
+                response = try await flow.complete(authorization, client: client, session: session, user: user)
+            } else {
+                response = Response(
+                    status: .seeOther,
+                    headers: [.location: transaction.returnPath ?? flow.basePath, .cacheControl: "no-store"])
+            }
             if let cookie { response.setCookie(cookie) }
             return response
         }
@@ -102,27 +109,28 @@ struct AuthorizeController: Sendable {
         let action = form["action"]
         guard action == "accept" || action == "deny" else { throw ErrorPage.unreadableForm }
         guard let transaction = try await flow.transactions.consume(id, stage: .consent),
+            let authorization = transaction.request,
             let session = try await flow.sessions.current(request), session.id == transaction.sessionID
         else { throw ErrorPage.expiredTransaction }
         guard action == "accept" else {
-            return transaction.request.responseTarget.response(
+            return authorization.responseTarget.response(
                 OAuthError(.accessDenied, "The user denied access to the application"))
         }
         return try await flow.respondWithCode(
-            transaction.request, session: session, scope: transaction.grantedScope ?? [])
+            authorization, session: session, scope: transaction.grantedScope ?? [])
     }
 
     /// The pending login transaction `id` and its client.
     private func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
         guard let id, let transaction = try await flow.transactions.peek(id, stage: .login),
-            let client = try await runtime.cache.client(id: transaction.request.clientID)?.client
+            let client = try await runtime.cache.client(id: transaction.clientID)?.client
         else { throw ErrorPage.expiredTransaction }
         return (id, transaction, client)
     }
 
     /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).
     private func recordLogin(
-        _ record: UserRecord, attempt: PasswordAuthenticator.Attempt, request: AuthorizationRequest
+        _ record: UserRecord, attempt: PasswordAuthenticator.Attempt, request: AuthorizationRequest?
     ) async throws -> User {
         let now = runtime.clock.now()
         var updated = record
@@ -133,8 +141,8 @@ struct AuthorizeController: Sendable {
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: attempt.client.clientID,
                 clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent,
-                userID: record.user.userID, userName: attempt.email, audience: request.audience,
-                scope: request.scope.joined(separator: " "), details: ["connection": .string(User.connection)]))
+                userID: record.user.userID, userName: attempt.email, audience: request?.audience,
+                scope: request?.scope.joined(separator: " "), details: ["connection": .string(User.connection)]))
         return updated.user
     }
 

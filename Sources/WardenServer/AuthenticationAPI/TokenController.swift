@@ -41,7 +41,7 @@ struct TokenController: Sendable {
                     parameters: parameters, client: client, ip: ip,
                     userAgent: userAgent))
             return .json(JSONValue.serializedObject(response.members), noStore: true)
-        } catch let error as OAuthError {
+        } catch let error as OAuthError where handler.logs(error) {
             runtime.eventLog.record(
                 LogEvent(
                     date: runtime.clock.now(), type: handler.failureEvent, description: error.description,

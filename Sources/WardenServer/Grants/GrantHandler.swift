@@ -12,6 +12,12 @@ protocol GrantHandler: Sendable {
     var failureEvent: LogEventType { get }
     /// Checks the request and issues tokens, or throws an ``OAuthError``.
     func exchange(_ request: TokenRequest) async throws -> TokenResponse
+    /// Whether a failed exchange writes ``failureEvent`` (every failure unless a grant says otherwise).
+    func logs(_ error: OAuthError) -> Bool
+}
+
+extension GrantHandler {
+    func logs(_ error: OAuthError) -> Bool { true }
 }
 
 /// What a grant handler receives: the parameters, the authenticated client, and where the request came from.
@@ -43,6 +49,7 @@ struct GrantRegistry: Sendable {
             ClientCredentialsGrant(runtime: runtime, issuer: issuer),
             AuthorizationCodeGrantHandler(runtime: runtime, issuer: issuer),
             RefreshTokenGrant(runtime: runtime, issuer: issuer),
+            CIBAGrant(runtime: runtime, issuer: issuer),
         ]
         handlers = Dictionary(uniqueKeysWithValues: all.map { ($0.grantType, $0) })
     }

@@ -85,3 +85,28 @@ struct DemoCallbackPage: Page {
     var error: String?
     var errorDescription: String?
 }
+
+/// The CIBA approval page reached from the e-mail (SPEC §6.4): the consent details of §6.5 and two buttons
+/// named `action`, `approve` and `deny`.
+struct BackchannelApprovalPage: Page {
+    static let template = "ciba_approval"
+    let title = "Approve request"
+    var clientName: String
+    var email: String
+    var bindingMessage: String
+    var audience: String?
+    var scopes: [ConsentPage.ScopeLine]
+    var details: [String]
+    var expiresAt: String
+    var formAction: String
+    var csrf: String
+}
+
+/// What the approval page says once the request is answered, or can no longer be.
+struct BackchannelResultPage: Page {
+    static let template = "ciba_result"
+    var title: String
+    var message: String
+    var advice: String
+    var status: HTTPResponse.Status = .ok
+}

@@ -26,6 +26,8 @@ struct PageRenderer: Sendable {
             FormPostPage.template: PageTemplates.formPost,
             SignedOutPage.template: PageTemplates.signedOut,
             DemoCallbackPage.template: PageTemplates.demoCallback,
+            BackchannelApprovalPage.template: PageTemplates.backchannelApproval,
+            BackchannelResultPage.template: PageTemplates.backchannelResult,
         ]
         // The sources are constants of this module; a parse error is a programming error.
         library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })

@@ -55,6 +55,34 @@ enum PageTemplates {
         {{/page}}{{/content}}{{/layout}}
         """
 
+    static let backchannelApproval = """
+        {{<layout}}{{$content}}{{#page}}
+        <p><strong>{{clientName}}</strong> asks you ({{email}}) to approve:</p>
+        <p class="binding" aria-label="Binding message">{{bindingMessage}}</p>
+        <p class="hint">Check that this matches what the application shows.</p>
+        {{#audience}}<p>Access to <strong>{{audience}}</strong></p>{{/audience}}
+        <ul class="scopes">
+        {{#scopes}}<li>{{description}}</li>
+        {{/scopes}}
+        {{#details}}<li>{{.}}</li>
+        {{/details}}
+        </ul>
+        <p class="hint">This request expires {{expiresAt}}.</p>
+        <form method="post" action="{{formAction}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" name="action" value="approve">Approve</button>
+        <button type="submit" name="action" value="deny" class="secondary">Deny</button>
+        </form>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let backchannelResult = """
+        {{<layout}}{{$content}}{{#page}}
+        <p role="status">{{message}}</p>
+        <p class="advice">{{advice}}</p>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
     static let error = """
         {{<layout}}{{$content}}{{#page}}
         <p class="message" role="alert">{{message}}</p>

@@ -15,7 +15,10 @@ enum Stylesheet {
         border-radius:.5rem;background:#2b59c3;color:#fff;cursor:pointer}
         button.secondary{background:#e2e8f0;color:#1c2430}
         .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
-        .advice{color:#4a5568}
+        .advice,.hint{color:#4a5568}
+        .hint{font-size:.875rem}
+        .binding{padding:.75rem;border-radius:.5rem;background:#eef3fd;font-size:1.15rem;font-weight:600;\
+        overflow-wrap:anywhere}
         ul.scopes{padding-left:1.2rem}
         code{display:block;padding:.5rem;overflow-wrap:anywhere;background:#f4f6f9;border-radius:.375rem;\
         font-size:.875rem}

@@ -2,9 +2,10 @@ import Logging
 import ServiceLifecycle
 import WardenCore
 
-/// Keeps this node's caches (clients, APIs, grants, keys) in step with the database: at once when another
-/// node announces a change (PostgreSQL `LISTEN`), and in any case every cache TTL, so changes made through
-/// SQLite by another process (`warden keys rotate`) arrive within that time (SPEC §2: 60 s).
+/// Keeps this node's caches (clients, APIs, grants, keys, the CIBA requests it knows to be pending) in step
+/// with the database: at once when another node announces a change (PostgreSQL `LISTEN`), and in any case
+/// every cache TTL, so changes made through SQLite by another process (`warden keys rotate`, a decision
+/// taken on another node over one SQLite file) arrive within that time (SPEC §2: 60 s).
 struct CacheRefreshService: Service {
     let runtime: WardenRuntime
 
@@ -25,13 +26,13 @@ struct CacheRefreshService: Service {
             } catch {
                 return
             }
-            for change in CacheChange.allCases { await refresh(change) }
+            await handle(.reconnected)
         }
     }
 
     private func followAnnouncements() async {
         do {
-            try await runtime.store.listen { change in await refresh(change) }
+            try await runtime.store.listen { announcement in await handle(announcement) }
         } catch {
             if !Task.isCancelled {
                 runtime.logger.warning("change channel stopped", metadata: ["error": "\(error)"])
@@ -39,15 +40,23 @@ struct CacheRefreshService: Service {
         }
     }
 
-    private func refresh(_ change: CacheChange) async {
+    /// Brings this node up to date with one announcement.
+    func handle(_ announcement: ChangeAnnouncement) async {
         do {
-            switch change {
+            switch announcement {
             case .keys: try await runtime.keys.refresh()
             case .tenant: try await runtime.cache.reload()
+            case .backchannelDecided(let id):
+                if let key = BackchannelPollTracker.Key(hex: id) { runtime.backchannelPolls.markUnverified(key) }
+            case .reconnected:
+                // Anything may have changed while nobody was listening.
+                runtime.backchannelPolls.markAllUnverified()
+                try await runtime.keys.refresh()
+                try await runtime.cache.reload()
             }
         } catch {
             runtime.logger.warning(
-                "cache refresh failed", metadata: ["change": "\(change.rawValue)", "error": "\(error)"])
+                "cache refresh failed", metadata: ["change": "\(announcement.payload)", "error": "\(error)"])
         }
     }
 }

@@ -183,5 +183,46 @@ extension Migration {
                 """,
             ]
         },
+        Migration(version: 3, name: "CIBA requests and delivery jobs") { _ in
+            [
+                """
+                CREATE TABLE ciba_requests (
+                    id TEXT PRIMARY KEY,
+                    consent_id TEXT NOT NULL UNIQUE,
+                    client_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    audience TEXT,
+                    binding_message TEXT NOT NULL,
+                    authorization_details TEXT,
+                    channel TEXT NOT NULL,
+                    approval_token_hash TEXT UNIQUE,
+                    ping TEXT,
+                    status TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    decided_at BIGINT
+                )
+                """,
+                // The per-user limit counts a user's requests by creation time.
+                "CREATE INDEX ciba_requests_user_created ON ciba_requests (user_id, created_at)",
+                "CREATE INDEX ciba_requests_expiry ON ciba_requests (expires_at)",
+                """
+                CREATE TABLE delivery_jobs (
+                    id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_error TEXT
+                )
+                """,
+                // Claims look for due jobs; the purge deletes by expiry.
+                "CREATE INDEX delivery_jobs_due ON delivery_jobs (next_attempt_at)",
+                "CREATE INDEX delivery_jobs_expiry ON delivery_jobs (expires_at)",
+            ]
+        },
     ]
 }

@@ -1,8 +1,8 @@
 import Foundation
 import WardenCore
 
-/// A front-channel request waiting for the person (SPEC §5): the validated request and the CSRF token of
-/// its forms, kept server-side for an hour as a single-use artefact under the SHA-256 of a random id that
+/// A front-channel request waiting for the person (SPEC §5): the validated authorization request — or the
+/// hosted page to return to, for the CIBA approval page (SPEC §6.4) — and the CSRF token of its forms, kept server-side for an hour as a single-use artefact under the SHA-256 of a random id that
 /// travels as the `state` of the hosted pages. The login stage is peeked while the form is shown and
 /// consumed by the successful post; the consent stage also names the session it was asked in and the
 /// scopes it would grant.
@@ -15,7 +15,12 @@ struct LoginTransaction: Codable, Sendable {
 
     static let lifetime: Double = 3600
 
-    var request: AuthorizationRequest
+    /// The authorization request to answer after login; `nil` when ``returnPath`` is set.
+    var request: AuthorizationRequest?
+    /// A hosted page (path and query) to send the person back to after login.
+    var returnPath: String?
+    /// The client the login is for (named on the login page).
+    var clientID: String
     var csrf: String
     /// Consent stage: the session that will receive the code.
     var sessionID: String?
@@ -24,15 +29,25 @@ struct LoginTransaction: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case request, csrf
+        case returnPath = "return_path"
+        case clientID = "client_id"
         case sessionID = "session_id"
         case grantedScope = "granted_scope"
     }
 
     init(request: AuthorizationRequest, sessionID: String? = nil, grantedScope: [String]? = nil) {
         self.request = request
+        self.clientID = request.clientID
         self.csrf = RandomToken.make()
         self.sessionID = sessionID
         self.grantedScope = grantedScope
+    }
+
+    /// A login that ends on `returnPath`, for `clientID`.
+    init(returnPath: String, clientID: String) {
+        self.returnPath = returnPath
+        self.clientID = clientID
+        self.csrf = RandomToken.make()
     }
 }
 

@@ -1,0 +1,171 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import WardenCore
+
+/// The hosted approval page of e-mailed CIBA requests (SPEC §6.4): `GET /u/ciba/{token}` shows the consent
+/// details (SPEC §6.5) to the user the request is for, after the hosted login when needed; `POST` records
+/// Approve or Deny. Viewing does not use the link up; the decision does, and the link dies with the request.
+struct BackchannelApprovalController: Sendable {
+    let runtime: WardenRuntime
+    let flow: AuthorizationFlow
+    let service: BackchannelService
+
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        self.flow = AuthorizationFlow(runtime: runtime)
+        self.service = BackchannelService(runtime: runtime)
+    }
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get("u/ciba/:token") { request, context in
+            await page(context) { try await show(request, context: context) }
+        }
+        router.post("u/ciba/:token") { request, context in
+            await page(context) { try await answer(request, context: context) }
+        }
+    }
+
+    /// The page of a pending request, or the way to it.
+    func show(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let (token, record) = try await pendingRequest(context)
+        guard let session = try await signedInSession(request, for: record) else {
+            return try await startLogin(token: token, record: record)
+        }
+        guard let user = try await flow.activeUser(of: session) else {
+            return try await startLogin(token: token, record: record)
+        }
+        let client = try await runtime.cache.client(id: record.clientID)?.client
+        let page = BackchannelApprovalPage(
+            clientName: client?.name ?? "An application", email: user.email ?? user.userID,
+            bindingMessage: record.bindingMessage, audience: try await apiName(record.audience),
+            scopes: try await flow.scopes.descriptions(
+                of: record.scope.filter { $0 != "openid" }, audience: record.audience),
+            details: AuthorizationDetailsSummary.lines(record.authorizationDetails),
+            expiresAt: Self.describe(record.expiresAt), formAction: path(token),
+            csrf: Self.csrf(request: request, record: record))
+        return PageRenderer.shared.response(page)
+    }
+
+    /// Records the decision (SPEC §6.2: each request is answered once).
+    func answer(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let form: RequestParameters
+        do {
+            form = try await RequestParameters.read(from: request)
+        } catch is OAuthError {
+            throw ErrorPage.unreadableForm
+        }
+        let (_, record) = try await pendingRequest(context)
+        guard let session = try await signedInSession(request, for: record),
+            let field = form["csrf"], SecretHash.constantTimeEquals(field, Self.csrf(request: request, record: record))
+        else { throw ErrorPage.unverifiedForm }
+        // A user blocked since the page was shown can no longer answer.
+        guard try await flow.activeUser(of: session) != nil else { throw ResultPages.blocked }
+        let action = form["action"]
+        guard action == "approve" || action == "deny" else { throw ErrorPage.unreadableForm }
+        let approved = action == "approve"
+        switch try await service.decide(record, approved: approved) {
+        case .decided:
+            let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+            runtime.eventLog.record(
+                LogEvent(
+                    date: runtime.clock.now(), type: approved ? .deviceAccepted : .deviceRejected,
+                    description: approved
+                        ? "Approved on the e-mail approval page" : "Denied on the e-mail approval page",
+                    clientID: record.clientID, ip: ip, userAgent: request.headers[.userAgent], userID: session.userID,
+                    audience: record.audience, scope: record.scope.joined(separator: " ")))
+            let client = try await runtime.cache.client(id: record.clientID)?.client
+            let name = client?.name ?? "the application"
+            return PageRenderer.shared.response(
+                approved
+                    ? BackchannelResultPage(
+                        title: "Request approved", message: "You approved the request of \(name).",
+                        advice: "You can close this page and go back to \(name).")
+                    : BackchannelResultPage(
+                        title: "Request denied", message: "You denied the request of \(name).",
+                        advice: "If you did not expect this request, consider changing your password."))
+        case .alreadyDecided: throw ResultPages.alreadyAnswered
+        case .expired: throw ResultPages.expired
+        case .notFound: throw ResultPages.unknownLink
+        }
+    }
+
+    /// The link's request while it can still be decided, or the page that says why not.
+    private func pendingRequest(_ context: WardenRequestContext) async throws -> (String, BackchannelRequest) {
+        guard let token = context.parameters.get("token"), !token.isEmpty,
+            let record = try await runtime.store.backchannelRequest(approvalTokenHash: SecretHash.sha256Hex(token))
+        else { throw ResultPages.unknownLink }
+        guard record.status == .pending else { throw ResultPages.alreadyAnswered }
+        guard !record.isExpired(at: runtime.clock.now()) else { throw ResultPages.expired }
+        return (token, record)
+    }
+
+    /// The SSO session, when it belongs to the request's user.
+    private func signedInSession(_ request: Request, for record: BackchannelRequest) async throws -> Session? {
+        guard let session = try await flow.sessions.current(request), session.userID == record.userID else {
+            return nil
+        }
+        return session
+    }
+
+    /// Sends the person to the hosted login, which brings them back here (SPEC §6.4).
+    private func startLogin(token: String, record: BackchannelRequest) async throws -> Response {
+        let id = try await flow.transactions.start(
+            LoginTransaction(returnPath: path(token), clientID: record.clientID), stage: .login)
+        return Response(
+            status: .found, headers: [.location: flow.loginPath + "?state=" + id, .cacheControl: "no-store"])
+    }
+
+    private func path(_ token: String) -> String { flow.basePath + "u/ciba/" + token }
+
+    private func apiName(_ audience: String?) async throws -> String? {
+        guard let audience else { return nil }
+        guard let api = try await runtime.cache.resourceServer(identifier: audience) else { return audience }
+        return api.name == api.identifier ? api.identifier : "\(api.name) (\(api.identifier))"
+    }
+
+    /// The form's CSRF token: bound to the session's secret (which only the browser's `HttpOnly` cookie
+    /// carries) and to the request, so another site can neither read nor forge it.
+    private static func csrf(request: Request, record: BackchannelRequest) -> String {
+        let secret = SessionCookie.secret(in: request) ?? ""
+        return SecretHash.sha256Base64URL("ciba-approval:" + SecretHash.sha256Hex(secret) + ":" + record.id)
+    }
+
+    static func describe(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false))
+            .replacingOccurrences(of: "T", with: " at ") + " UTC"
+    }
+
+    private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
+        do {
+            return try await handler()
+        } catch let page as BackchannelResultPage {
+            return PageRenderer.shared.response(page)
+        } catch let page as ErrorPage {
+            return PageRenderer.shared.response(page)
+        } catch {
+            context.logger.error("approval page failure", metadata: ["error": "\(String(reflecting: error))"])
+            return PageRenderer.shared.response(ErrorPage.serverError)
+        }
+    }
+
+    /// The pages of links that can no longer be used.
+    enum ResultPages {
+        static let unknownLink = BackchannelResultPage(
+            title: "Link not valid", message: "This approval link is not valid.",
+            advice: "Open the most recent e-mail, or ask the application to send a new request.",
+            status: .notFound)
+        static let alreadyAnswered = BackchannelResultPage(
+            title: "Already answered", message: "This request was already approved or denied.",
+            advice: "Nothing more to do. If that was not you, change your password.", status: .conflict)
+        static let blocked = BackchannelResultPage(
+            title: "Account blocked", message: "Your account is blocked, so this request cannot be answered.",
+            advice: "Contact your administrator.", status: .forbidden)
+        static let expired = BackchannelResultPage(
+            title: "Request expired", message: "This request has expired.",
+            advice: "Ask the application to send a new request.", status: .gone)
+    }
+}
+
+extension BackchannelResultPage: Error {}

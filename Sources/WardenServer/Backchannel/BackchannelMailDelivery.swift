@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import WardenCore
+
+/// The approval e-mail of a CIBA request (SPEC §6.4): plain text and HTML naming the client, showing the
+/// binding message and a summary of the authorization details, with the link to `{issuer}u/ciba/{token}`.
+/// Sent once; a request decided or expired before the attempt is not mailed. Logs `gd_send_email`.
+struct BackchannelMailDelivery: DeliveryHandler {
+    /// The job's input. The link's token exists only here until the message is sent (storage keeps its
+    /// SHA-256 on the request); the job is deleted once delivered.
+    struct Payload: JobPayload {
+        var requestID: String
+        var approvalToken: String
+        enum CodingKeys: String, CodingKey {
+            case requestID = "request_id"
+            case approvalToken = "approval_token"
+        }
+    }
+
+    let store: any WardenStore
+    let cache: TenantCache
+    let mail: any MailTransport
+    let eventLog: EventLog
+    let clock: any WardenClock
+    let issuer: String
+    let from: MailAddress
+    let logger: Logger
+
+    var kind: DeliveryJob.Kind { .backchannelMail }
+
+    func deliver(_ job: DeliveryJob) async throws {
+        let payload = try Payload(of: job)
+        guard let request = try await store.backchannelRequest(id: payload.requestID), request.status == .pending,
+            !request.isExpired(at: clock.now())
+        else { return }  // answered or gone: nothing to ask any more
+        guard let user = try await store.user(id: request.userID)?.user, let address = user.email else {
+            throw DeliveryFailure.permanent("the user has no e-mail address any more")
+        }
+        let clientName = try await cache.client(id: request.clientID)?.client.name ?? "An application"
+        let recipient: MailAddress
+        do {
+            recipient = try MailAddress(address)
+        } catch {
+            throw DeliveryFailure.permanent("the user's e-mail address cannot be used: \(error)")
+        }
+        let message = Self.message(
+            request: request, clientName: clientName, from: from, to: recipient,
+            link: issuer + "u/ciba/" + payload.approvalToken)
+        do {
+            try await mail.send(message)
+        } catch let error as SMTPError where error.isPermanent && error.step == .rcptTo {
+            // The server refuses this recipient for good; other refusals (authentication, the sender) are the
+            // server's configuration, which an operator can fix while the job waits.
+            throw DeliveryFailure.permanent("\(error)")
+        }
+        eventLog.record(
+            LogEvent(
+                date: clock.now(), type: .sendEmail, description: "Approval e-mail sent for \(clientName)",
+                clientID: request.clientID, clientName: clientName, userID: user.userID, userName: address,
+                audience: request.audience, scope: request.scope.joined(separator: " ")))
+    }
+
+    func abandon(_ job: DeliveryJob, reason: String) async {
+        logger.error("approval e-mail abandoned", metadata: ["job": "\(job.id)", "reason": "\(reason)"])
+    }
+
+    /// The message for `request`.
+    static func message(
+        request: BackchannelRequest, clientName: String, from: MailAddress, to: MailAddress, link: String
+    ) -> MailMessage {
+        let details = AuthorizationDetailsSummary.lines(request.authorizationDetails)
+        let expiry = BackchannelApprovalController.describe(request.expiresAt)
+        var text = """
+            \(clientName) asks for your approval.
+
+            Binding message: \(request.bindingMessage)
+            (check that it matches what the application shows)
+
+            """
+        if let audience = request.audience { text += "Access to: \(audience)\n" }
+        let scopes = request.scope.filter { $0 != "openid" }
+        if !scopes.isEmpty { text += "Permissions: \(scopes.joined(separator: ", "))\n" }
+        for line in details { text += "- \(line)\n" }
+        text += """
+
+            Approve or deny it here (the link works until \(expiry)):
+            \(link)
+
+            If you did not expect this request, deny it.
+
+            """
+        var html = """
+            <!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1c2430">
+            <p><strong>\(escape(clientName))</strong> asks for your approval.</p>
+            <p style="padding:12px;background:#eef3fd;border-radius:8px;font-size:18px;font-weight:600">\
+            \(escape(request.bindingMessage))</p>
+            <p style="color:#4a5568">Check that this matches what the application shows.</p>
+
+            """
+        if let audience = request.audience { html += "<p>Access to <strong>\(escape(audience))</strong></p>\n" }
+        let items = scopes.map { "Permission: " + $0 } + details
+        if !items.isEmpty {
+            html += "<ul>" + items.map { "<li>\(escape($0))</li>" }.joined() + "</ul>\n"
+        }
+        html += """
+            <p><a href="\(escape(link))" style="display:inline-block;padding:12px 20px;background:#2b59c3;\
+            color:#fff;border-radius:8px;text-decoration:none;font-weight:600">Review and approve</a></p>
+            <p style="color:#4a5568">The link works until \(escape(expiry)). If you did not expect this request, \
+            deny it.</p>
+            </body></html>
+
+            """
+        return MailMessage(
+            from: from, to: [to], subject: "\(clientName) asks for your approval: \(request.bindingMessage)",
+            text: text, html: html)
+    }
+
+    private static func escape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import WardenCore
+
+/// The life of a CIBA request (CIBA Core §7–§10, SPEC §6): start (store, deliver), decide (once, by any
+/// node), and the announcement that lets every node's ``BackchannelPollTracker`` see the decision.
+struct BackchannelService: Sendable {
+    let runtime: WardenRuntime
+
+    /// SPEC §6.1: at most 5 accepted requests per minute per user, across clients and nodes.
+    static let perUserLimit = 5
+    static let limitWindow: Double = 60
+    /// SPEC §6.1: requests of at most this many seconds go to push devices, longer ones by e-mail.
+    static let pushChannelMaximumExpiry = 300
+
+    /// A validated `/bc-authorize` request.
+    struct Start: Sendable {
+        var client: Client
+        var user: User
+        /// The scopes the tokens will carry (requested, filtered by RBAC).
+        var scope: [String]
+        var audience: String?
+        var bindingMessage: String
+        var authorizationDetails: JSONValue?
+        var requestedExpiry: Int
+        var clientNotificationToken: String?
+    }
+
+    /// Stores the request and starts its delivery; returns the `auth_req_id`. Throws `invalid_request` when
+    /// the user cannot be reached on the request's channel and `too_many_requests` (429, `Retry-After`) over
+    /// the per-user limit.
+    func start(_ start: Start) async throws -> String {
+        let now = runtime.clock.now()
+        let channel: BackchannelRequest.Channel =
+            start.requestedExpiry <= Self.pushChannelMaximumExpiry ? .push : .email
+        switch channel {
+        case .push:
+            guard try await runtime.push.hasPushEnrolledDevice(userID: start.user.userID) else {
+                throw OAuthError.invalidRequest("user has no push-enrolled device")
+            }
+        case .email:
+            guard let email = start.user.email, !email.isEmpty else {
+                throw OAuthError.invalidRequest("user has no e-mail address")
+            }
+        }
+        let authRequestID = RandomToken.make()
+        let (id, key) = BackchannelPollTracker.identify(authRequestID)
+        let approvalToken = channel == .email ? RandomToken.make() : nil
+        var ping: BackchannelRequest.Ping?
+        if start.client.backchannelTokenDeliveryMode == "ping",
+            let endpoint = start.client.backchannelClientNotificationEndpoint,
+            let token = start.clientNotificationToken
+        {
+            ping = .init(endpoint: endpoint, clientNotificationToken: token, authRequestID: authRequestID)
+        }
+        let request = BackchannelRequest(
+            id: id, consentID: RandomToken.identifier(prefix: "cns_"), clientID: start.client.clientID,
+            userID: start.user.userID, scope: start.scope, audience: start.audience,
+            bindingMessage: start.bindingMessage, authorizationDetails: start.authorizationDetails, channel: channel,
+            approvalTokenHash: approvalToken.map(SecretHash.sha256Hex), ping: ping, createdAt: now,
+            expiresAt: now.addingTimeInterval(Double(start.requestedExpiry)))
+        let inserted = try await runtime.store.insertBackchannelRequest(
+            request, limit: Self.perUserLimit, window: Self.limitWindow)
+        if case .limited(let retryAt) = inserted {
+            // Whole seconds, rounded up; storage keeps milliseconds, so ignore a sub-millisecond excess.
+            let seconds = max(1, Int((retryAt.timeIntervalSince(now) - 0.001).rounded(.up)))
+            throw OAuthError(
+                .tooManyRequests, "Too many requests for this user. Try again in \(seconds) seconds.",
+                headers: [(name: "Retry-After", value: String(seconds))])
+        }
+        runtime.backchannelPolls.trackPending(
+            key, clientID: start.client.clientID, expiresAt: request.expiresAt, now: now)
+        switch channel {
+        case .push:
+            try await runtime.push.notify(request)
+        case .email:
+            try await runtime.deliveries.submit(
+                kind: .backchannelMail,
+                payload: BackchannelMailDelivery.Payload(requestID: id, approvalToken: approvalToken ?? "").json,
+                expiresAt: request.expiresAt)
+        }
+        return authRequestID
+    }
+
+    /// Records the user's answer: exactly one decision per request, whichever node or device gives it. Tells
+    /// every node (SPEC §6.2) and, for a ping-mode client, queues the ping (CIBA Core §10.2).
+    func decide(_ request: BackchannelRequest, approved: Bool) async throws -> BackchannelDecision {
+        let decision = try await runtime.store.decideBackchannelRequest(
+            id: request.id, approved: approved, at: runtime.clock.now())
+        guard case .decided(let decided) = decision else { return decision }
+        if let key = BackchannelPollTracker.Key(hex: decided.id) { runtime.backchannelPolls.markUnverified(key) }
+        await runtime.store.announce(.backchannelDecided(requestID: decided.id))
+        if decided.ping != nil {
+            try await runtime.deliveries.submit(
+                kind: .backchannelPing, payload: BackchannelPingDelivery.Payload(requestID: decided.id).json,
+                expiresAt: decided.expiresAt)
+        }
+        return decision
+    }
+}

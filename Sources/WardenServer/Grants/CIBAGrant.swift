@@ -1,0 +1,89 @@
+import Foundation
+import WardenCore
+
+/// `urn:openid:params:grant-type:ciba` (CIBA Core §10.1, §11, SPEC §6.2): the client polls with its
+/// `auth_req_id` until the user decides, then redeems the approval once for the user's tokens, with the
+/// request's `authorization_details` (RFC 9396 §7) in the response and in the access token.
+///
+/// A poll of a request this node knows to be pending is answered from ``BackchannelPollTracker`` without
+/// storage; pacing (`slow_down`) is per node. Decisions are read from storage, and redemption is atomic.
+struct CIBAGrant: GrantHandler {
+    let runtime: WardenRuntime
+    let issuer: TokenIssuer
+    var grantType: GrantType { .ciba }
+    /// CIBA clients are confidential (CIBA Core §4).
+    var requiresClientAuthentication: Bool { true }
+    var failureEvent: LogEventType { .cibaExchangeFailed }
+
+    static let pendingDescription = "The end-user authorization is pending"
+    static let deniedDescription = "The end-user denied the authorization request or it has been expired"
+
+    func exchange(_ request: TokenRequest) async throws -> TokenResponse {
+        let clientID = request.client.client.clientID
+        let (id, key) = BackchannelPollTracker.identify(try request.require("auth_req_id"))
+        let tracker = runtime.backchannelPolls
+        switch tracker.poll(key, clientID: clientID, now: runtime.clock.now()) {
+        case .pending: throw Self.pending
+        case .slowDown(let interval): throw Self.slowDown(interval)
+        case .expired: throw Self.expired
+        case .foreign: throw Self.invalidGrant
+        case .unverified: break
+        }
+        switch try await runtime.store.redeemBackchannelRequest(id: id, clientID: clientID, at: runtime.clock.now()) {
+        case .redeemed(let record):
+            tracker.forget(key)
+            return try await tokens(for: record, request: request)
+        case .refused(nil):
+            tracker.forget(key)
+            throw Self.invalidGrant
+        case .refused(let record?):
+            let now = runtime.clock.now()
+            if record.status == .pending, !record.isExpired(at: now) {
+                // Still pending: remember it, and pace this poll like any other.
+                tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt, now: now)
+                switch tracker.poll(key, clientID: clientID, now: now) {
+                case .slowDown(let interval): throw Self.slowDown(interval)
+                default: throw Self.pending
+                }
+            }
+            switch record.status {
+            case .redeemed: throw Self.invalidGrant
+            case .denied: throw Self.denied
+            case .pending, .approved: throw Self.expired
+            }
+        }
+    }
+
+    private func tokens(for record: BackchannelRequest, request: TokenRequest) async throws -> TokenResponse {
+        let user = try await issuer.activeUser(id: record.userID)
+        let response = try await issuer.userTokens(
+            .init(
+                client: request.client.client, user: user, scope: record.scope, audience: record.audience,
+                authorizationDetails: record.authorizationDetails, sessionID: nil,
+                authTime: record.decidedAt ?? runtime.clock.now(), nonce: nil, familyID: RandomToken.make(bytes: 16)),
+            refreshToken: .whenOffered)
+        issuer.count(.ciba)
+        issuer.log(
+            .cibaExchangeSucceeded, request: request, clientID: record.clientID, audience: record.audience,
+            scope: record.scope.joined(separator: " "), userID: record.userID)
+        return response
+    }
+
+    /// Whether a failed poll is worth an event: the answers of a request still pending are not, so polling
+    /// never writes to storage.
+    func logs(_ error: OAuthError) -> Bool {
+        error.code != .authorizationPending && error.code != .slowDown
+    }
+
+    static let pending = OAuthError(.authorizationPending, pendingDescription)
+    static let expired = OAuthError(.expiredToken, "The auth_req_id has expired")
+    static let denied = OAuthError(.accessDenied, deniedDescription)
+    static let invalidGrant = OAuthError(.invalidGrant, "Invalid or already redeemed auth_req_id")
+
+    static func slowDown(_ interval: Int) -> OAuthError {
+        OAuthError(
+            .slowDown, "You are polling faster than allowed. Try again in \(interval) seconds.",
+            headers: [(name: "Retry-After", value: String(interval))],
+            extraFields: ["interval": .number(Double(interval))])
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import WardenCore
+import WardenTesting
+
+@testable import WardenServer
+
+/// The e-mail channel (SPEC §6.4): the message, the hosted approval page behind the hosted login, and what
+/// the link does once used, unknown or expired.
+@Suite("CIBA e-mail approval")
+struct BackchannelApprovalTests {
+    @Test func theEmailNamesTheClientShowsTheBindingMessageAndDetailsAndLinksToThePage() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            _ = try await fixture.started(http: http)
+            let message = try #require(try await fixture.mails().first)
+            #expect(message.contains("To: \(fixture.email)"))
+            #expect(message.contains("From: no-reply@127.0.0.1"))
+            #expect(message.contains("multipart/alternative"))
+            #expect(message.contains("text/plain"))
+            #expect(message.contains("text/html"))
+            let decoded = BackchannelFixture.decodeQuotedPrintable(message)
+            #expect(decoded.contains("Payments Agent asks for your approval."))
+            #expect(decoded.contains("Binding message: Pay 2500 USD #A-17"))
+            #expect(
+                decoded.contains(
+                    "money_transfer — beneficiary: Hanna Herwitz; instructedAmount: {amount 2500, currency USD}"))
+            #expect(decoded.contains("<strong>Payments Agent</strong>"))
+            #expect(try await fixture.approvalPath().count > "/u/ciba/".count + 40)
+        }
+        let sent = try await fixture.events("gd_send_email")
+        #expect(sent.count == 1)
+        #expect(sent.first?.userID == fixture.userID)
+    }
+
+    @Test func thePageShowsTheConsentDetailsAfterTheHostedLogin() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            _ = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            var browser = Browser(http)
+            let redirect = try await browser.get(path)
+            #expect(redirect.status == .found)
+            #expect(redirect.headers[.location]?.hasPrefix("/u/login?state=") == true)
+            let page = try await fixture.openApproval(&browser, path: path)
+            #expect(page.status == .ok)
+            #expect(page.headers[.cacheControl] == "no-store")
+            let html = page.text
+            #expect(html.contains("Payments Agent"))
+            #expect(html.contains("Pay 2500 USD #A-17"))
+            #expect(html.contains(fixture.api.identifier))
+            #expect(html.contains("money_transfer — beneficiary: Hanna Herwitz"))
+            #expect(html.contains("value=\"approve\""))
+            #expect(html.contains("value=\"deny\""))
+            // Viewing does not use the link up.
+            #expect(try await browser.get(path).status == .ok)
+        }
+    }
+
+    @Test func aPostNeedsTheSessionAndItsCSRFToken() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            let id = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            var browser = Browser(http)
+            let page = try await fixture.openApproval(&browser, path: path)
+            let csrf = try #require(hiddenField("csrf", in: page.text))
+            #expect(try await browser.post(path, [("csrf", "forged"), ("action", "approve")]).status == .forbidden)
+            #expect(try await browser.post(path, [("action", "approve")]).status == .forbidden)
+            var stranger = Browser(http)
+            #expect(try await stranger.post(path, [("csrf", csrf), ("action", "approve")]).status == .forbidden)
+            #expect(try await browser.post(path, [("csrf", csrf), ("action", "maybe")]).status == .badRequest)
+            #expect(try await fixture.stored(id).status == .pending)
+            #expect(try await browser.post(path, [("csrf", csrf), ("action", "approve")]).status == .ok)
+            #expect(try await fixture.stored(id).status == .approved)
+        }
+    }
+
+    @Test func aUserBlockedAfterOpeningThePageCannotAnswer() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            let id = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            var browser = Browser(http)
+            let page = try await fixture.openApproval(&browser, path: path)
+            let csrf = try #require(hiddenField("csrf", in: page.text))
+            var record = try #require(try await fixture.warden.runtime.store.user(id: fixture.userID))
+            record.user.blocked = true
+            try await fixture.warden.runtime.store.updateUser(record)
+            let answer = try await browser.post(path, [("csrf", csrf), ("action", "approve")])
+            #expect(answer.status == .forbidden)
+            #expect(try await fixture.stored(id).status == .pending)
+        }
+    }
+
+    @Test func anotherUsersSessionIsSentToTheLogin() async throws {
+        let fixture = try await BackchannelFixture.make()
+        let bob = "bob-\(RandomToken.identifier(prefix: "", length: 6).lowercased())@example.com"
+        _ = try await FrontChannelFixture.addUser(fixture.warden, email: bob)
+        try await fixture.warden.test { http in
+            _ = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            var browser = Browser(http)
+            let login = try await browser.get(try #require(try await browser.get(path).headers[.location]))
+            let signedIn = try await browser.post(
+                "/u/login",
+                [
+                    ("state", try #require(hiddenField("state", in: login.text))),
+                    ("csrf", try #require(hiddenField("csrf", in: login.text))), ("username", bob),
+                    ("password", FrontChannelFixture.password),
+                ])
+            #expect(signedIn.headers[.location] == path)
+            let again = try await browser.get(path)
+            #expect(again.status == .found)
+            #expect(again.headers[.location]?.hasPrefix("/u/login?state=") == true)
+        }
+    }
+
+    @Test func aUsedUnknownOrExpiredLinkSaysSo() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            _ = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            var browser = Browser(http)
+            _ = try await fixture.decide(true, path: path, browser: &browser)
+            let used = try await browser.get(path)
+            #expect(used.status == .conflict)
+            #expect(used.text.contains("already approved or denied"))
+            let unknown = try await browser.get("/u/ciba/" + RandomToken.make())
+            #expect(unknown.status == .notFound)
+            #expect(unknown.text.contains("ask the application to send a new request"))
+
+            _ = try await fixture.started(["binding_message": "Second"], http: http)
+            let second = try await fixture.approvalPath(mailCount: 2)
+            #expect(second != path)
+            fixture.warden.clock.advance(by: 601)
+            let expired = try await browser.get(second)
+            #expect(expired.status == .gone)
+        }
+    }
+
+    @Test func aFailedSendIsRetriedWithBackoffAndNeverLosesTheRequest() async throws {
+        let fixture = try await BackchannelFixture.make()
+        // A file where the outbox folder should be: every write fails.
+        try Data("in the way".utf8).write(to: fixture.outbox)
+        try await fixture.warden.test { http in
+            let id = try await fixture.started(http: http)
+            await fixture.warden.runtime.deliveries.waitUntilIdle()
+            #expect(try await fixture.stored(id).status == .pending)
+            #expect(await fixture.warden.runtime.deliveries.runDue() == 0)
+            try FileManager.default.removeItem(at: fixture.outbox)
+            fixture.warden.clock.advance(by: DeliveryService.backoff(afterAttempt: 1))
+            #expect(await fixture.warden.runtime.deliveries.runDue() == 1)
+            #expect(try await fixture.mails().count == 1)
+            #expect(await fixture.warden.runtime.deliveries.runDue() == 0)
+        }
+        #expect(try await fixture.events("gd_send_email").count == 1)
+    }
+}

@@ -1,0 +1,77 @@
+-- Shared part of the wrk scripts of scripts/bench-ciba that make a fixed number of things (users,
+-- backchannel requests), loaded with dofile by ciba-users.lua and ciba-bc-authorize.lua. Built on lib.lua
+-- (thread index `tid`, count_bad, the SUMMARY / NON2XX lines of done()).
+--
+-- Slots: the job has SLOTS numbered 0 … SLOTS-1; thread `tid` of WRK_THREADS takes slots tid, tid+T, … (so
+-- slot k is sent at about the same time by whichever thread owns it: the threads advance together).
+--   init_slots(total)  in init()
+--   next_slot()        the next slot of this thread, or nil once they are all sent: the caller then sends
+--                      FILLER (GET /healthz, answered without storage) so the connections that have
+--                      nothing left to do stay busy until the last answers of the thread are in
+--   slot_answered()    in response(), after a real (non-filler) answer: once every slot of the thread is
+--                      answered the thread stops and creates DONE_MARKER.<tid> (the caller stops wrk with
+--                      SIGINT once every thread is done, so wrk reports the time actually used)
+--   is_filler(status, body)  a /healthz answer (ignored; at most CONNS of them in wrk's request count, unless
+--                      an answer never comes: a thread that has sent every slot stops anyway after 2000
+--                      filler answers, and done() prints UNANSWERED)
+-- wrk 4.1 calls request() once in thread 0's state before the run, to check it (script_verify_request), and
+-- never sends that request: the first call in thread 0 takes no slot.
+-- Env: WRK_THREADS = wrk -t; DONE_MARKER (optional).
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
+
+slot_next, slot_step, slot_total, share, answered = 0, 1, 0, 0, 0
+fillers_after = 0
+local first_call = true
+
+function init_slots(total)
+  local nthreads = tonumber(os.getenv("WRK_THREADS") or "")
+  assert(nthreads and nthreads > 0, "WRK_THREADS must be set to wrk -t")
+  assert(total >= nthreads, "fewer slots than wrk threads")
+  slot_next, slot_step, slot_total = tid, nthreads, total
+  share = math.floor((total - 1 - tid) / nthreads) + 1
+  FILLER = wrk.format("GET", "/healthz", {}, "")
+end
+
+function next_slot()
+  if first_call then
+    first_call = false
+    if tid == 0 then return nil end
+  end
+  if slot_next >= slot_total then return nil end
+  local k = slot_next
+  slot_next = slot_next + slot_step
+  return k
+end
+
+local function finish()
+  local marker = os.getenv("DONE_MARKER")
+  if marker and marker ~= "" then
+    local f = io.open(marker .. "." .. tid, "w")
+    if f then f:close() end
+  end
+  wrk.thread:stop()
+end
+
+function is_filler(status, body)
+  if status == 200 and body == '{"status":"ok"}' then
+    if slot_next >= slot_total then
+      fillers_after = fillers_after + 1
+      if fillers_after == 2000 then finish() end
+    end
+    return true
+  end
+  return false
+end
+
+function slot_answered()
+  answered = answered + 1
+  if answered == share then finish() end
+end
+
+local lib_done = done
+function done(summary, latency, requests)
+  lib_done(summary, latency, requests)
+  local lost = 0
+  for _, t in ipairs(all_threads) do lost = lost + (t:get("share") or 0) - (t:get("answered") or 0) end
+  if lost > 0 then io.write(string.format("UNANSWERED slots=%d\n", lost)) end
+end
