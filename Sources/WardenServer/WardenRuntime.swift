@@ -56,7 +56,7 @@ public final class WardenRuntime: Sendable {
         self.eventLog = EventLog(
             store: store, retentionDays: configuration.logRetentionDays, clock: clock, logger: logger)
         self.deliveries = DeliveryService(store: store, clock: clock, logger: logger)
-        self.backchannelPolls = BackchannelPollTracker(verificationLifetime: configuration.cacheTTL)
+        self.backchannelPolls = BackchannelPollTracker()
         self.push = NoPushDevices()
         self.mail = mail
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresKit
 import SQLKit
+import Synchronization
 import Testing
 import WardenCore
 
@@ -97,6 +98,35 @@ struct ConnectionTests {
     }
 
     /// Connects two stores to `url` (an empty database) and migrates both at once.
+    @Test("A commit by another process on the same SQLite file is noticed; this store's own writes are not")
+    func sqliteNoticesOtherWriters() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("warden-dv-\(UUID()).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let listener = try await SQLStore.connect(url: "sqlite:\(path)", logger: quietLogger)
+        let writer = try await SQLStore.connect(url: "sqlite:\(path)", logger: quietLogger)
+        try await listener.migrate()
+        let heard = Mutex<[ChangeAnnouncement]>([])
+        let listening = Task {
+            try await listener.listen { announcement in heard.withLock { $0.append(announcement) } }
+        }
+        // Let the listener read its first data_version, then write through the listener itself.
+        try await Task.sleep(for: .milliseconds(1500))
+        try await listener.putArtefact(
+            kind: "test", hash: uniqueID("own"), payload: "", expiresAt: Date().addingTimeInterval(60))
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(heard.withLock { $0 }.isEmpty)
+        try await writer.putArtefact(
+            kind: "test", hash: uniqueID("other"), payload: "", expiresAt: Date().addingTimeInterval(60))
+        for _ in 0..<40 where heard.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(heard.withLock { $0 } == [.reconnected])
+        listening.cancel()
+        _ = await listening.result
+        try await listener.shutdown()
+        try await writer.shutdown()
+    }
+
     private static func expectOneMigrator(url: String) async throws {
         let first = try await SQLStore.connect(url: url, logger: quietLogger)
         let second = try await SQLStore.connect(url: url, logger: quietLogger)

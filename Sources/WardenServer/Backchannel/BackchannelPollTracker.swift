@@ -5,10 +5,10 @@ import WardenCore
 /// This node's memory of CIBA requests (SPEC §6.2): which ones are known to be pending, and when their
 /// client last polled. A poll of a request known to be pending is answered from here, without storage.
 ///
-/// A request becomes *unverified* when a decision is announced (any node), after a reconnection of the
-/// change channel, and one cache TTL after it was last read (which covers nodes that share a SQLite file
-/// and have no announcements); the next poll of an unverified request reads storage. Pacing (`interval`,
-/// raised by `slow_down`) is kept per node, as SPEC §6.2 allows.
+/// A request becomes *unverified* when a decision is announced (this node, or another through PostgreSQL
+/// `NOTIFY`) and whenever the change channel says anything may have changed (a reconnection; on SQLite, a
+/// commit by another process on the same file); the next poll of an unverified request reads storage. Pacing
+/// (`interval`, raised by `slow_down`) is kept per node, as SPEC §6.2 allows.
 final class BackchannelPollTracker: Sendable {
     /// The SHA-256 of an `auth_req_id`, held inline (no heap allocation per entry).
     struct Key: Hashable, Sendable {
@@ -67,8 +67,8 @@ final class BackchannelPollTracker: Sendable {
         /// Seconds since the epoch of the previous poll; `nil` before the first.
         var lastPoll: Double?
         var interval: Int32
-        /// When storage last said it was pending (seconds since the epoch); `-infinity` once unverified.
-        var verifiedAt: Double
+        /// Whether storage said it was pending, with no change announced since.
+        var verified: Bool
     }
 
     /// The polling interval a request starts with (SPEC §6.1 `interval`), and what `slow_down` adds.
@@ -76,12 +76,6 @@ final class BackchannelPollTracker: Sendable {
     static let slowDownIncrement = 5
 
     private let entries = Mutex<[Key: Entry]>([:])
-    /// How long a pending state read from storage is trusted without an announcement.
-    private let verificationLifetime: Double
-
-    init(verificationLifetime: Double) {
-        self.verificationLifetime = verificationLifetime
-    }
 
     /// The SHA-256 (hex, for storage) and key of an `auth_req_id`.
     static func identify(_ authRequestID: String) -> (id: String, key: Key) {
@@ -90,16 +84,15 @@ final class BackchannelPollTracker: Sendable {
         return (id, Key(hex: id)!)
     }
 
-    /// Remembers a request that storage said at `now` is pending (just created, or just read).
-    func trackPending(_ key: Key, clientID: String, expiresAt: Date, now: Date) {
-        let now = now.timeIntervalSince1970
+    /// Remembers a request that storage says is pending (just created, or just read).
+    func trackPending(_ key: Key, clientID: String, expiresAt: Date) {
         entries.withLock { entries in
             if entries[key] != nil {
-                entries[key]?.verifiedAt = now
+                entries[key]?.verified = true
             } else {
                 entries[key] = Entry(
                     clientID: clientID, expiresAt: expiresAt.timeIntervalSince1970, lastPoll: nil,
-                    interval: Int32(Self.initialInterval), verifiedAt: now)
+                    interval: Int32(Self.initialInterval), verified: true)
             }
         }
     }
@@ -110,7 +103,7 @@ final class BackchannelPollTracker: Sendable {
         return entries.withLock { entries in
             guard var entry = entries[key] else { return .unverified }
             guard entry.clientID == clientID else { return .foreign }
-            guard now - entry.verifiedAt < verificationLifetime else { return .unverified }
+            guard entry.verified else { return .unverified }
             guard now < entry.expiresAt else { return .expired }
             defer { entries[key] = entry }
             let tooSoon = entry.lastPoll.map { now - $0 < Double(entry.interval) } ?? false
@@ -123,13 +116,13 @@ final class BackchannelPollTracker: Sendable {
 
     /// The request was decided, or may have been: the next poll reads storage.
     func markUnverified(_ key: Key) {
-        entries.withLock { entries in entries[key]?.verifiedAt = -.infinity }
+        entries.withLock { entries in entries[key]?.verified = false }
     }
 
-    /// Every request may have changed (the change channel reconnected).
+    /// Every request may have changed.
     func markAllUnverified() {
         entries.withLock { entries in
-            for key in entries.keys { entries[key]?.verifiedAt = -.infinity }
+            for key in entries.keys { entries[key]?.verified = false }
         }
     }
 

@@ -67,8 +67,7 @@ struct BackchannelService: Sendable {
                 .tooManyRequests, "Too many requests for this user. Try again in \(seconds) seconds.",
                 headers: [(name: "Retry-After", value: String(seconds))])
         }
-        runtime.backchannelPolls.trackPending(
-            key, clientID: start.client.clientID, expiresAt: request.expiresAt, now: now)
+        runtime.backchannelPolls.trackPending(key, clientID: start.client.clientID, expiresAt: request.expiresAt)
         switch channel {
         case .push:
             try await runtime.push.notify(request)

@@ -40,7 +40,7 @@ struct CIBAGrant: GrantHandler {
             let now = runtime.clock.now()
             if record.status == .pending, !record.isExpired(at: now) {
                 // Still pending: remember it, and pace this poll like any other.
-                tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt, now: now)
+                tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt)
                 switch tracker.poll(key, clientID: clientID, now: now) {
                 case .slowDown(let interval): throw Self.slowDown(interval)
                 default: throw Self.pending

@@ -3,9 +3,9 @@ import ServiceLifecycle
 import WardenCore
 
 /// Keeps this node's caches (clients, APIs, grants, keys, the CIBA requests it knows to be pending) in step
-/// with the database: at once when another node announces a change (PostgreSQL `LISTEN`), and in any case
-/// every cache TTL, so changes made through SQLite by another process (`warden keys rotate`, a decision
-/// taken on another node over one SQLite file) arrive within that time (SPEC §2: 60 s).
+/// with the database: at once when another node announces a change (PostgreSQL `LISTEN`) or, on a SQLite
+/// file, within a second of another process's commit (`PRAGMA data_version`), and in any case every cache TTL
+/// (SPEC §2: 60 s).
 struct CacheRefreshService: Service {
     let runtime: WardenRuntime
 
@@ -26,7 +26,9 @@ struct CacheRefreshService: Service {
             } catch {
                 return
             }
-            await handle(.reconnected)
+            // Keys and tenant only: CIBA decisions are always announced (or seen as another process's commit).
+            await handle(.keys)
+            await handle(.tenant)
         }
     }
 

@@ -13,6 +13,8 @@ struct SQLiteBackend: SQLBackend {
     private let threadPool: NIOThreadPool
     let database: any SQLDatabase
     private let lock: AsyncSerialLock
+    /// A file (other processes may share it), not `sqlite::memory:`.
+    let isFile: Bool
 
     var engine: SQLEngineKind { .sqlite }
 
@@ -41,9 +43,11 @@ struct SQLiteBackend: SQLBackend {
             throw error
         }
         let lock = AsyncSerialLock()
+        var isFile = false
+        if case .file = storage { isFile = true }
         return SQLiteBackend(
             connection: connection, threadPool: threadPool, database: SerializedSQLDatabase(base: direct, lock: lock),
-            lock: lock)
+            lock: lock, isFile: isFile)
     }
 
     /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
@@ -74,14 +78,25 @@ struct SQLiteBackend: SQLBackend {
         try await database.withSession(body)
     }
 
-    /// SQLite has no notification channel: nodes on one file rely on their periodic refresh. Waits until
-    /// cancelled.
+    /// How often ``listen`` asks whether another process wrote to the file.
+    static let externalChangeCheckInterval = Duration.seconds(1)
+
+    /// SQLite has no notification channel, but `PRAGMA data_version` (SQLite §pragma_data_version) changes when
+    /// another connection — another process on the same file — commits. Once a second this compares it and,
+    /// when it changed, calls `reconnected` ("anything may have changed"); a file used by this process alone
+    /// never triggers it. An in-memory database is this process's alone: it only waits.
     func listen(
         channel: String, reconnected: @escaping @Sendable () async -> Void,
         _ handler: @escaping @Sendable (String) async -> Void
     ) async throws {
+        var known: Int?
         while !Task.isCancelled {
-            try await Task.sleep(for: .seconds(3600))
+            try await Task.sleep(for: Self.externalChangeCheckInterval)
+            guard isFile else { continue }
+            let version = try await database.raw("PRAGMA data_version").first()?.decode(
+                column: "data_version", as: Int.self)
+            if let known, version != known { await reconnected() }
+            known = version
         }
     }
 
