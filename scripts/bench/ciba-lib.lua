@@ -11,16 +11,18 @@
 --   slot_answered()    in response(), after a real (non-filler) answer: once every slot of the thread is
 --                      answered the thread stops and creates DONE_MARKER.<tid> (the caller stops wrk with
 --                      SIGINT once every thread is done, so wrk reports the time actually used)
---   is_filler(status, body)  a /healthz answer (ignored; at most CONNS of them in wrk's request count, unless
---                      an answer never comes: a thread that has sent every slot stops anyway after 2000
---                      filler answers, and done() prints UNANSWERED)
+--   is_filler(status, body)  a /healthz answer (ignored; they are in wrk's request count and latencies, a
+--                      few per connection while the last slow answers come in). Should an answer never
+--                      come, a thread that sent its last slot 30 s ago stops anyway (done() then prints
+--                      UNANSWERED)
 -- wrk 4.1 calls request() once in thread 0's state before the run, to check it (script_verify_request), and
 -- never sends that request: the first call in thread 0 takes no slot.
 -- Env: WRK_THREADS = wrk -t; DONE_MARKER (optional).
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
 
 slot_next, slot_step, slot_total, share, answered = 0, 1, 0, 0, 0
-fillers_after = 0
+last_sent = nil
+fillers = 0
 local first_call = true
 
 function init_slots(total)
@@ -40,6 +42,7 @@ function next_slot()
   if slot_next >= slot_total then return nil end
   local k = slot_next
   slot_next = slot_next + slot_step
+  if slot_next >= slot_total then last_sent = os.time() end
   return k
 end
 
@@ -54,9 +57,10 @@ end
 
 function is_filler(status, body)
   if status == 200 and body == '{"status":"ok"}' then
-    if slot_next >= slot_total then
-      fillers_after = fillers_after + 1
-      if fillers_after == 2000 then finish() end
+    fillers = fillers + 1
+    if last_sent and os.time() - last_sent >= 30 and answered < share then
+      last_sent = nil
+      finish()
     end
     return true
   end
@@ -71,7 +75,12 @@ end
 local lib_done = done
 function done(summary, latency, requests)
   lib_done(summary, latency, requests)
-  local lost = 0
-  for _, t in ipairs(all_threads) do lost = lost + (t:get("share") or 0) - (t:get("answered") or 0) end
+  local lost, f, real = 0, 0, 0
+  for _, t in ipairs(all_threads) do
+    lost = lost + (t:get("share") or 0) - (t:get("answered") or 0)
+    f = f + (t:get("fillers") or 0)
+    real = real + (t:get("answered") or 0)
+  end
+  io.write(string.format("SLOTS answered=%d fillers=%d answered_per_s=%.1f\n", real, f, real / (summary.duration / 1e6)))
   if lost > 0 then io.write(string.format("UNANSWERED slots=%d\n", lost)) end
 end
