@@ -6,7 +6,8 @@ import WardenCore
 /// request's `authorization_details` (RFC 9396 §7) in the response and in the access token.
 ///
 /// A poll of a request this node knows to be pending is answered from ``BackchannelPollTracker`` without
-/// storage; pacing (`slow_down`) is per node. Decisions are read from storage, and redemption is atomic.
+/// storage; pacing (`slow_down`) is per node. Otherwise the request is read from storage, and an approval is
+/// redeemed with one conditional UPDATE, so of concurrent polls exactly one gets the tokens.
 struct CIBAGrant: GrantHandler {
     let runtime: WardenRuntime
     let issuer: TokenIssuer
@@ -29,27 +30,34 @@ struct CIBAGrant: GrantHandler {
         case .foreign: throw Self.invalidGrant
         case .unverified: break
         }
-        switch try await runtime.store.redeemBackchannelRequest(id: id, clientID: clientID, at: runtime.clock.now()) {
-        case .redeemed(let record):
-            tracker.forget(key)
-            return try await tokens(for: record, request: request)
-        case .refused(nil):
+        // Not known to be pending here: read storage (one SELECT; the UPDATE only to redeem an approval).
+        let now = runtime.clock.now()
+        guard let record = try await runtime.store.backchannelRequest(id: id), record.clientID == clientID else {
+            throw Self.invalidGrant
+        }
+        switch record.status {
+        case .redeemed:
             tracker.forget(key)
             throw Self.invalidGrant
-        case .refused(let record?):
-            let now = runtime.clock.now()
-            if record.status == .pending, !record.isExpired(at: now) {
-                // Still pending: remember it, and pace this poll like any other.
-                tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt)
-                switch tracker.poll(key, clientID: clientID, now: now) {
-                case .slowDown(let interval): throw Self.slowDown(interval)
-                default: throw Self.pending
-                }
+        case .denied:
+            throw Self.denied
+        case _ where record.isExpired(at: now):
+            throw Self.expired
+        case .pending:
+            tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt)
+            if case .slowDown(let interval) = tracker.poll(key, clientID: clientID, now: now) {
+                throw Self.slowDown(interval)
             }
-            switch record.status {
-            case .redeemed: throw Self.invalidGrant
-            case .denied: throw Self.denied
-            case .pending, .approved: throw Self.expired
+            throw Self.pending
+        case .approved:
+            switch try await runtime.store.redeemBackchannelRequest(id: id, clientID: clientID, at: now) {
+            case .redeemed(let redeemed):
+                tracker.forget(key)
+                return try await tokens(for: redeemed, request: request)
+            case .refused(let current):
+                // Redeemed by a concurrent poll, or expired in between.
+                throw current?.isExpired(at: now) == true && current?.status == .approved
+                    ? Self.expired : Self.invalidGrant
             }
         }
     }
