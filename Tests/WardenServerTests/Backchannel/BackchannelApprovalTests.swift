@@ -62,11 +62,8 @@ struct BackchannelApprovalTests {
     @Test func aPostNeedsTheSessionAndItsCSRFToken() async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            let id = try await fixture.started(http: http)
-            let path = try await fixture.approvalPath()
-            var browser = Browser(http)
-            let page = try await fixture.openApproval(&browser, path: path)
-            let csrf = try #require(hiddenField("csrf", in: page.text))
+            let (id, path, signedIn, csrf) = try await fixture.openedApproval(http: http)
+            var browser = signedIn
             #expect(try await browser.post(path, [("csrf", "forged"), ("action", "approve")]).status == .forbidden)
             #expect(try await browser.post(path, [("action", "approve")]).status == .forbidden)
             var stranger = Browser(http)
@@ -81,11 +78,8 @@ struct BackchannelApprovalTests {
     @Test func aUserBlockedAfterOpeningThePageCannotAnswer() async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            let id = try await fixture.started(http: http)
-            let path = try await fixture.approvalPath()
-            var browser = Browser(http)
-            let page = try await fixture.openApproval(&browser, path: path)
-            let csrf = try #require(hiddenField("csrf", in: page.text))
+            let (id, path, signedIn, csrf) = try await fixture.openedApproval(http: http)
+            var browser = signedIn
             var record = try #require(try await fixture.warden.runtime.store.user(id: fixture.userID))
             record.user.blocked = true
             try await fixture.warden.runtime.store.updateUser(record)

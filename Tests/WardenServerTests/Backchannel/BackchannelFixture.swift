@@ -129,6 +129,17 @@ struct BackchannelFixture {
         return try await browser.get(path)
     }
 
+    /// Starts a request, signs in through its e-mailed link, and returns what posting the page's form needs.
+    func openedApproval(
+        http: any TestClientProtocol
+    ) async throws -> (id: String, path: String, browser: Browser, csrf: String) {
+        let id = try await started(http: http)
+        let path = try await approvalPath()
+        var browser = Browser(http)
+        let page = try await openApproval(&browser, path: path)
+        return (id, path, browser, try #require(hiddenField("csrf", in: page.text)))
+    }
+
     /// Approves or denies through the page at `path`.
     func decide(_ approve: Bool, path: String, browser: inout Browser) async throws -> TestResponse {
         let page = try await openApproval(&browser, path: path)
