@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "warden", targets: ["warden"]),
         .library(name: "WardenCore", targets: ["WardenCore"]),
         .library(name: "WardenServer", targets: ["WardenServer"]),
+        .library(name: "WardenAuthenticator", targets: ["WardenAuthenticator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -102,6 +103,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "WardenAuthenticator",
+            dependencies: [
+                "WardenCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "warden",
             dependencies: [
@@ -148,6 +158,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WardenAuthenticatorTests",
+            dependencies: [
+                "WardenAuthenticator", "WardenCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -69,8 +69,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public var isNull: Bool { self == .null }
 
+    /// The member `key`, when this is an object.
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
+    }
+
+    /// The element at `index`, when this is an array and the index is in bounds.
+    public subscript(index: Int) -> JSONValue? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
+    /// The number as an `Int`, when it has no fractional part and fits.
+    public var intValue: Int? {
+        guard case .number(let value) = self, let int = Int(exactly: value) else { return nil }
+        return int
     }
 
     /// A short name of the value's JSON type, for error messages.

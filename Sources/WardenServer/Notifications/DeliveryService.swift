@@ -2,7 +2,7 @@ import Foundation
 import Logging
 public import ServiceLifecycle
 import Synchronization
-public import WardenCore
+import WardenCore
 
 /// Gets messages out without ever losing them (SPEC §6.1 "Delivery", §6.3): a job is stored before its
 /// first attempt, attempted at once by the node that created it, and otherwise claimed by any node's sweep
