@@ -17,6 +17,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     AuthorizeController(runtime: runtime).addRoutes(to: router)
     BackchannelAuthorizeController(runtime: runtime).addRoutes(to: router)
     BackchannelApprovalController(runtime: runtime).addRoutes(to: router)
+    EnrollmentTicketPageController(runtime: runtime).addRoutes(to: router)
     LogoutController(runtime: runtime).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer)
     RevocationController(runtime: runtime).addRoutes(to: router)

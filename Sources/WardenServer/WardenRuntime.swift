@@ -34,11 +34,15 @@ public final class WardenRuntime: Sendable {
             configuration: configuration, store: store, keys: keys, clock: clock, logger: logger,
             mail: try MailTransports.make(configuration: configuration, logger: logger))
         try await runtime.cache.reload()
+        let sender = try MailAddress(parsing: configuration.mailSender)
         runtime.deliveries.register(
             BackchannelMailDelivery(
                 store: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog, clock: clock,
-                issuer: runtime.issuer, from: try MailAddress(parsing: configuration.mailSender), logger: logger))
+                issuer: runtime.issuer, from: sender, logger: logger))
         runtime.deliveries.register(BackchannelPingDelivery(store: store, httpClient: .shared, logger: logger))
+        runtime.deliveries.register(
+            EnrollmentTicketMailDelivery(
+                mail: runtime.mail, from: sender, logger: logger))
         return runtime
     }
 

@@ -55,6 +55,7 @@ EXPECTED_OPERATIONS = {
     ("/api/v2/logs", "get"), ("/api/v2/logs/{id}", "get"),
     ("/api/v2/keys/signing", "get"), ("/api/v2/keys/signing/{kid}", "get"), ("/api/v2/keys/signing/rotate", "post"),
     ("/api/v2/keys/signing/{kid}/revoke", "put"),
+    ("/api/v2/guardian/enrollments/ticket", "post"),
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
@@ -69,6 +70,7 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/roles/{id}/permissions", "get"): "read:roles",
     ("/api/v2/keys/signing/rotate", "post"): "create:signing_keys",
     ("/api/v2/keys/signing/{kid}/revoke", "put"): "update:signing_keys",
+    ("/api/v2/guardian/enrollments/ticket", "post"): "create:guardian_enrollment_tickets",
 }
 RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
                    "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
@@ -838,6 +840,16 @@ def test_signing_keys(api, warden):
     assert after["previous"] is True and after["current"] is False
     kids = {key["kid"] for key in api.expect(200, "GET", "/.well-known/jwks.json").json()["keys"]}
     assert current["ES256"]["kid"] not in kids and current["RS256"]["kid"] in kids
+
+
+# ------------------------------------------------------------------------------- management: guardian
+def test_guardian_enrollment_ticket(api, warden):
+    user = api.expect(201, "POST", "/api/v2/users",
+                      json={"email": f"ticket-{uid()}@openapi.test", "connection": CONNECTION}).json()
+    ticket = api.expect(200, "POST", "/api/v2/guardian/enrollments/ticket", json={"user_id": user["user_id"]}).json()
+    assert ticket["ticket_url"].startswith(warden.base_url + "u/guardian/enroll?ticket=")
+    api.error(404, "inexistent_user", "POST", "/api/v2/guardian/enrollments/ticket", json={"user_id": "auth0|none"})
+    api.error(400, "invalid_body", "POST", "/api/v2/guardian/enrollments/ticket", json={"user": "x"})
 
 
 # ------------------------------------------------------------------------------------------ coverage

@@ -118,7 +118,7 @@ public protocol ArtefactStore: Sendable {
 /// Everything Warden stores.
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
-    BackchannelRequestStore, DeliveryJobStore
+    BackchannelRequestStore, DeliveryJobStore, DeviceStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
@@ -208,4 +208,32 @@ public protocol DeliveryJobStore: Sendable {
     func rescheduleDeliveryJob(id: String, at date: Date, error: String) async throws
     /// Removes the jobs that expired before `date` undelivered, and returns them (for the log).
     func purgeDeliveryJobs(expiredBefore date: Date) async throws -> [DeliveryJob]
+}
+
+/// Authenticator devices and the transactions sent to them (SPEC §7).
+public protocol DeviceStore: Sendable {
+    /// Stores an enrolment; throws ``StorageError/conflict(_:)`` when the user already has a device with this
+    /// `identifier` (SPEC §7.1 409 `already_enrolled`) or the id or token hash exists.
+    func insertDeviceEnrollment(_ enrollment: DeviceEnrollment) async throws
+    func deviceEnrollment(id: String) async throws -> DeviceEnrollment?
+    /// The enrolment whose device-account token hashes to `tokenHash`.
+    func deviceEnrollment(tokenHash: String) async throws -> DeviceEnrollment?
+    /// The user's enrolments, oldest first.
+    func deviceEnrollments(userID: String) async throws -> [DeviceEnrollment]
+    /// Replaces the name, identifier, push credentials and `pushDisabled`; throws ``StorageError/notFound``,
+    /// or ``StorageError/conflict(_:)`` when the new identifier is taken for the user.
+    func updateDeviceEnrollment(_ enrollment: DeviceEnrollment) async throws
+    /// Deletes the enrolment and its transactions; `false` when it did not exist.
+    func deleteDeviceEnrollment(id: String) async throws -> Bool
+    /// Whether the user has at least one push-enrolled device (SPEC §6.1), in one query.
+    func hasPushEnrolledDevice(userID: String) async throws -> Bool
+    /// Stores the transactions of one request (one per device), all or none.
+    func insertDeviceTransactions(_ transactions: [DeviceTransaction]) async throws
+    /// The transaction whose `txtkn` hashes to `tokenHash`.
+    func deviceTransaction(tokenHash: String) async throws -> DeviceTransaction?
+    /// The device's transactions whose request is still pending and unexpired at `now`, oldest first
+    /// (SPEC §7.5), in one query joined with `ciba_requests`.
+    func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction]
+    /// Deletes transactions that expired before `date`; returns how many.
+    func purgeDeviceTransactions(expiredBefore date: Date) async throws -> Int
 }

@@ -13,5 +13,6 @@ struct ManagementAPI {
         RolesController(runtime: runtime).addRoutes(to: group)
         LogsController(runtime: runtime).addRoutes(to: group)
         SigningKeysController(runtime: runtime).addRoutes(to: group)
+        GuardianController(runtime: runtime).addRoutes(to: group)
     }
 }

@@ -53,6 +53,9 @@ enum OpenAPIDocument {
       "name": "logs"
     },
     {
+      "name": "guardian"
+    },
+    {
       "name": "keys"
     },
     {
@@ -1952,6 +1955,88 @@ enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/api/v2/guardian/enrollments/ticket": {
+      "post": {
+        "operationId": "createGuardianEnrollmentTicket",
+        "summary": "Create an enrolment ticket",
+        "tags": [
+          "guardian"
+        ],
+        "description": "A single-use ticket, valid 7 days, for enrolling an authenticator device for the user. ticket_url opens a page with the QR code of the otpauth:// enrolment URI; with send_mail the link is also e-mailed to the user.",
+        "security": [
+          {
+            "bearerAuth": [
+              "create:guardian_enrollment_tickets"
+            ]
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "user_id"
+                ],
+                "properties": {
+                  "user_id": {
+                    "type": "string"
+                  },
+                  "send_mail": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The ticket.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "ticket_id",
+                    "ticket_url"
+                  ],
+                  "properties": {
+                    "ticket_id": {
+                      "type": "string"
+                    },
+                    "ticket_url": {
+                      "type": "string",
+                      "format": "uri"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundUser"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
           },
           "500": {
             "$ref": "#/components/responses/ManagementServerError"

@@ -110,3 +110,15 @@ struct BackchannelResultPage: Page {
     var advice: String
     var status: HTTPResponse.Status = .ok
 }
+
+/// The enrolment ticket page (SPEC §7.1): the QR code (an inline SVG made by ``QRCode``), the URI it encodes
+/// and the terminal authenticator's command.
+struct EnrollmentTicketPage: Page {
+    static let template = "enrollment_ticket"
+    let title = "Set up your authenticator"
+    var email: String
+    /// Trusted SVG markup from ``QRCode/svg(moduleSize:title:)``, inserted unescaped.
+    var qrCode: String
+    var uri: String
+    var command: String
+}

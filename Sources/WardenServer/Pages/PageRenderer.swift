@@ -28,6 +28,7 @@ struct PageRenderer: Sendable {
             DemoCallbackPage.template: PageTemplates.demoCallback,
             BackchannelApprovalPage.template: PageTemplates.backchannelApproval,
             BackchannelResultPage.template: PageTemplates.backchannelResult,
+            EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
         ]
         // The sources are constants of this module; a parse error is a programming error.
         library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })

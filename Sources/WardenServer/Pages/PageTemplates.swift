@@ -83,6 +83,18 @@ enum PageTemplates {
         {{/page}}{{/content}}{{/layout}}
         """
 
+    static let enrollmentTicket = """
+        {{<layout}}{{$content}}{{#page}}
+        <p>Scan this code with your authenticator app to approve sign-ins and requests for <strong>{{email}}</strong>.</p>
+        <div class="qr">{{{qrCode}}}</div>
+        <p class="hint">Cannot scan it? Enter this link in the app:</p>
+        <code>{{uri}}</code>
+        <p class="hint">Or enrol the terminal authenticator:</p>
+        <code>{{command}}</code>
+        <p class="hint">This code works once and for 7 days.</p>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
     static let error = """
         {{<layout}}{{$content}}{{#page}}
         <p class="message" role="alert">{{message}}</p>

@@ -17,6 +17,7 @@ enum Stylesheet {
         .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
         .advice,.hint{color:#4a5568}
         .hint{font-size:.875rem}
+        .qr svg{display:block;width:100%;max-width:18rem;height:auto;margin:0 auto}
         .binding{padding:.75rem;border-radius:.5rem;background:#eef3fd;font-size:1.15rem;font-weight:600;\
         overflow-wrap:anywhere}
         ul.scopes{padding-left:1.2rem}

@@ -224,5 +224,42 @@ extension Migration {
                 "CREATE INDEX delivery_jobs_expiry ON delivery_jobs (expires_at)",
             ]
         },
+        Migration(version: 4, name: "authenticator devices") { ddl in
+            [
+                """
+                CREATE TABLE device_enrollments (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    push_service TEXT,
+                    push_token TEXT,
+                    push_disabled \(ddl.boolean) NOT NULL,
+                    public_key_n TEXT NOT NULL,
+                    public_key_e TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    totp_secret TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    UNIQUE (user_id, identifier)
+                )
+                """,
+                "CREATE INDEX device_enrollments_user ON device_enrollments (user_id, created_at)",
+                """
+                CREATE TABLE device_transactions (
+                    token_hash TEXT PRIMARY KEY,
+                    request_id TEXT NOT NULL,
+                    enrollment_id TEXT NOT NULL,
+                    challenge TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                // A device lists its transactions oldest first; a decided request's are found by request_id;
+                // the purge deletes by expiry.
+                "CREATE INDEX device_transactions_enrollment ON device_transactions (enrollment_id, created_at)",
+                "CREATE INDEX device_transactions_request ON device_transactions (request_id)",
+                "CREATE INDEX device_transactions_expiry ON device_transactions (expires_at)",
+            ]
+        },
     ]
 }

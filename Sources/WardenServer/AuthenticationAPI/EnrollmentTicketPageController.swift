@@ -1,0 +1,39 @@
+import Hummingbird
+import Logging
+import WardenCore
+
+/// `GET /u/guardian/enroll?ticket=…` (SPEC §7.1): the hosted page of an enrolment ticket — a QR code of the
+/// `otpauth://` URI for the authenticator app, the URI as text, and the terminal authenticator's command.
+/// Viewing does not use the ticket; the device's enrolment does.
+struct EnrollmentTicketPageController: Sendable {
+    let runtime: WardenRuntime
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get("u/guardian/enroll") { request, context in
+            do {
+                return try await page(request)
+            } catch let page as BackchannelResultPage {
+                return PageRenderer.shared.response(page)
+            } catch {
+                context.logger.error("enrolment page failure", metadata: ["error": "\(String(reflecting: error))"])
+                return PageRenderer.shared.response(ErrorPage.serverError)
+            }
+        }
+    }
+
+    private func page(_ request: Request) async throws -> Response {
+        guard let id = QueryParameters(request.uri.query)?["ticket"], !id.isEmpty,
+            let ticket = try await EnrollmentTickets(runtime: runtime).peek(id)
+        else { throw Self.unknownTicket }
+        let uri = ticket.otpauthURI(ticketID: id, issuer: runtime.issuer)
+        let url = EnrollmentTicket.url(issuer: runtime.issuer, ticketID: id)
+        let qr = try QRCode(encoding: uri).svg(title: "QR code to enrol your authenticator")
+        return PageRenderer.shared.response(
+            EnrollmentTicketPage(
+                email: ticket.userEmail, qrCode: qr, uri: uri, command: "warden authenticator enroll '\(url)'"))
+    }
+
+    static let unknownTicket = BackchannelResultPage(
+        title: "Link not valid", message: "This enrolment link is not valid, was already used or has expired.",
+        advice: "Ask your administrator for a new one.", status: .notFound)
+}
