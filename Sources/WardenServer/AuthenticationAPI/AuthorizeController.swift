@@ -60,7 +60,7 @@ struct AuthorizeController: Sendable {
     /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction,
     /// begins (or renews) the SSO session, logs `s` and continues the flow.
     func login(_ request: Request, context: WardenRequestContext) async throws -> Response {
-        let form = try await Self.readForm(request)
+        let form = try await HostedPages.readForm(request)
         let (id, transaction, client) = try await pending(form["state"])
         guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
             throw ErrorPage.unverifiedForm
@@ -99,7 +99,7 @@ struct AuthorizeController: Sendable {
 
     /// `POST /u/consent`: `action=accept` issues the code, `action=deny` answers `access_denied`.
     func consent(_ request: Request) async throws -> Response {
-        let form = try await Self.readForm(request)
+        let form = try await HostedPages.readForm(request)
         guard let id = form["state"], let transaction = try await flow.transactions.peek(id, stage: .consent) else {
             throw ErrorPage.expiredTransaction
         }
@@ -146,28 +146,14 @@ struct AuthorizeController: Sendable {
         return updated.user
     }
 
-    /// The posted form; an unreadable or oversized body is a page (SPEC §11).
-    private static func readForm(_ request: Request) async throws -> RequestParameters {
-        do {
-            return try await RequestParameters.read(from: request)
-        } catch let error as OAuthError {
-            var page = ErrorPage.unreadableForm
-            page.status = .init(code: error.statusCode)
-            throw page
-        }
-    }
-
     /// Runs a handler of the front channel, turning its failures into pages or redirects.
     private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
-        do {
-            return try await handler()
-        } catch let failure as AuthorizationFailure {
-            return failure.response
-        } catch let page as ErrorPage {
-            return PageRenderer.shared.response(page)
-        } catch {
-            context.logger.error("front channel failure", metadata: ["error": "\(String(reflecting: error))"])
-            return PageRenderer.shared.response(ErrorPage.serverError)
+        await HostedPages.respond(context) {
+            do {
+                return try await handler()
+            } catch let failure as AuthorizationFailure {
+                return failure.response
+            }
         }
     }
 }

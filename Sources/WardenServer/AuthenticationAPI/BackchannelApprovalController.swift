@@ -20,10 +20,10 @@ struct BackchannelApprovalController: Sendable {
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("u/ciba/:token") { request, context in
-            await page(context) { try await show(request, context: context) }
+            await HostedPages.respond(context) { try await show(request, context: context) }
         }
         router.post("u/ciba/:token") { request, context in
-            await page(context) { try await answer(request, context: context) }
+            await HostedPages.respond(context) { try await answer(request, context: context) }
         }
     }
 
@@ -50,12 +50,7 @@ struct BackchannelApprovalController: Sendable {
 
     /// Records the decision (SPEC §6.2: each request is answered once).
     func answer(_ request: Request, context: WardenRequestContext) async throws -> Response {
-        let form: RequestParameters
-        do {
-            form = try await RequestParameters.read(from: request)
-        } catch is OAuthError {
-            throw ErrorPage.unreadableForm
-        }
+        let form = try await HostedPages.readForm(request)
         let (_, record) = try await pendingRequest(context)
         guard let session = try await signedInSession(request, for: record),
             let field = form["csrf"], SecretHash.constantTimeEquals(field, Self.csrf(request: request, record: record))
@@ -79,10 +74,10 @@ struct BackchannelApprovalController: Sendable {
             let name = client?.name ?? "the application"
             return PageRenderer.shared.response(
                 approved
-                    ? BackchannelResultPage(
+                    ? NoticePage(
                         title: "Request approved", message: "You approved the request of \(name).",
                         advice: "You can close this page and go back to \(name).")
-                    : BackchannelResultPage(
+                    : NoticePage(
                         title: "Request denied", message: "You denied the request of \(name).",
                         advice: "If you did not expect this request, consider changing your password."))
         case .alreadyDecided: throw ResultPages.alreadyAnswered
@@ -137,35 +132,20 @@ struct BackchannelApprovalController: Sendable {
             .replacingOccurrences(of: "T", with: " at ") + " UTC"
     }
 
-    private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
-        do {
-            return try await handler()
-        } catch let page as BackchannelResultPage {
-            return PageRenderer.shared.response(page)
-        } catch let page as ErrorPage {
-            return PageRenderer.shared.response(page)
-        } catch {
-            context.logger.error("approval page failure", metadata: ["error": "\(String(reflecting: error))"])
-            return PageRenderer.shared.response(ErrorPage.serverError)
-        }
-    }
-
     /// The pages of links that can no longer be used.
     enum ResultPages {
-        static let unknownLink = BackchannelResultPage(
+        static let unknownLink = NoticePage(
             title: "Link not valid", message: "This approval link is not valid.",
             advice: "Open the most recent e-mail, or ask the application to send a new request.",
             status: .notFound)
-        static let alreadyAnswered = BackchannelResultPage(
+        static let alreadyAnswered = NoticePage(
             title: "Already answered", message: "This request was already approved or denied.",
             advice: "Nothing more to do. If that was not you, change your password.", status: .conflict)
-        static let blocked = BackchannelResultPage(
+        static let blocked = NoticePage(
             title: "Account blocked", message: "Your account is blocked, so this request cannot be answered.",
             advice: "Contact your administrator.", status: .forbidden)
-        static let expired = BackchannelResultPage(
+        static let expired = NoticePage(
             title: "Request expired", message: "This request has expired.",
             advice: "Ask the application to send a new request.", status: .gone)
     }
 }
-
-extension BackchannelResultPage: Error {}

@@ -10,14 +10,7 @@ struct EnrollmentTicketPageController: Sendable {
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("u/guardian/enroll") { request, context in
-            do {
-                return try await page(request)
-            } catch let page as BackchannelResultPage {
-                return PageRenderer.shared.response(page)
-            } catch {
-                context.logger.error("enrolment page failure", metadata: ["error": "\(String(reflecting: error))"])
-                return PageRenderer.shared.response(ErrorPage.serverError)
-            }
+            await HostedPages.respond(context) { try await page(request) }
         }
     }
 
@@ -33,7 +26,7 @@ struct EnrollmentTicketPageController: Sendable {
                 email: ticket.userEmail, qrCode: qr, uri: uri, command: "warden authenticator enroll '\(url)'"))
     }
 
-    static let unknownTicket = BackchannelResultPage(
+    static let unknownTicket = NoticePage(
         title: "Link not valid", message: "This enrolment link is not valid, was already used or has expired.",
         advice: "Ask your administrator for a new one.", status: .notFound)
 }

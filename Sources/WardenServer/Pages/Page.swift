@@ -102,9 +102,10 @@ struct BackchannelApprovalPage: Page {
     var csrf: String
 }
 
-/// What the approval page says once the request is answered, or can no longer be.
-struct BackchannelResultPage: Page {
-    static let template = "ciba_result"
+/// A page that says what happened and what to do next, neutral rather than alarming: the CIBA approval page
+/// once answered (or no longer usable), an unknown enrolment ticket. Thrown by handlers like ``ErrorPage``.
+struct NoticePage: Page, Error {
+    static let template = "notice"
     var title: String
     var message: String
     var advice: String

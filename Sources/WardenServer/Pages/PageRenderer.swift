@@ -27,7 +27,7 @@ struct PageRenderer: Sendable {
             SignedOutPage.template: PageTemplates.signedOut,
             DemoCallbackPage.template: PageTemplates.demoCallback,
             BackchannelApprovalPage.template: PageTemplates.backchannelApproval,
-            BackchannelResultPage.template: PageTemplates.backchannelResult,
+            NoticePage.template: PageTemplates.notice,
             EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
         ]
         // The sources are constants of this module; a parse error is a programming error.

@@ -76,7 +76,7 @@ enum PageTemplates {
         {{/page}}{{/content}}{{/layout}}
         """
 
-    static let backchannelResult = """
+    static let notice = """
         {{<layout}}{{$content}}{{#page}}
         <p role="status">{{message}}</p>
         <p class="advice">{{advice}}</p>
