@@ -1,6 +1,7 @@
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import NIOSSL
 import WardenCore
@@ -18,6 +19,9 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     BackchannelAuthorizeController(runtime: runtime).addRoutes(to: router)
     BackchannelApprovalController(runtime: runtime).addRoutes(to: router)
     EnrollmentTicketPageController(runtime: runtime).addRoutes(to: router)
+    DeviceAPIController(runtime: runtime).addRoutes(to: router)
+    DeviceStreamController(runtime: runtime).addRoutes(to: router)
+    RichConsentsController(runtime: runtime).addRoutes(to: router)
     LogoutController(runtime: runtime).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer)
     RevocationController(runtime: runtime).addRoutes(to: router)
@@ -29,18 +33,21 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
 }
 
 /// Builds the Warden application: the router, the background services (event log, cache refresh, deliveries,
-/// housekeeping) and,
+/// housekeeping), the WebSocket upgrade of the device stream (SPEC §7.5) and,
 /// with `--tls-cert`/`--tls-key`, an HTTPS listener.
 public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationProtocol {
     let configuration = runtime.configuration
     let address = BindAddress.hostname(configuration.host, port: configuration.port)
     let serverConfiguration = ApplicationConfiguration(address: address, serverName: "Warden")
-    var server: HTTPServerBuilder = .http1()
+    let http: HTTPServerBuilder = .http1WebSocketUpgrade(
+        webSocketRouter: DeviceStreamController(runtime: runtime).webSocketRouter,
+        configuration: DeviceStreamController.configuration)
+    var server = http
     if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
         let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        server = try .tls(.http1(), tlsConfiguration: tls)
+        server = try .tls(http, tlsConfiguration: tls)
     }
     return Application(
         router: buildRouter(runtime: runtime),

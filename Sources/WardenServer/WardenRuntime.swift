@@ -20,8 +20,15 @@ public final class WardenRuntime: Sendable {
     let backchannelPolls: BackchannelPollTracker
     /// Authenticator devices (SPEC §6.3).
     let push: any PushNotifier
+    /// Device transactions and their tokens (SPEC §7.2).
+    let deviceTransactions: DeviceTransactions
+    /// The device streams open on this node (SPEC §7.5).
+    let deviceStreams: DeviceStreamHub
     /// Where approval e-mails go: SMTP (`--smtp-url`) or the outbox folder (SPEC §1).
     let mail: any MailTransport
+    /// The push services by enrolled service name (SPEC §6.3): the configured APNs, FCM and webhook, and the
+    /// stream.
+    let pushProviders: [String: any PushProvider]
 
     /// Connects the pieces; keys are loaded (and created on first start).
     public static func make(
@@ -30,11 +37,19 @@ public final class WardenRuntime: Sendable {
     ) async throws -> WardenRuntime {
         WardenMetrics.bootstrap()
         let keys = try await KeyManager.load(store: store, clock: clock)
-        let runtime = WardenRuntime(
-            configuration: configuration, store: store, keys: keys, clock: clock, logger: logger,
-            mail: try MailTransports.make(configuration: configuration, logger: logger))
-        try await runtime.cache.reload()
         let sender = try MailAddress(parsing: configuration.mailSender)
+        let mail = try MailTransports.make(configuration: configuration, logger: logger)
+        // Made last of what can fail on bad settings: APNs and FCM clients hold connections to shut down.
+        let providers = try PushProviders.make(configuration: configuration, logger: logger)
+        let runtime = WardenRuntime(
+            configuration: configuration, store: store, keys: keys, clock: clock, logger: logger, mail: mail,
+            pushProviders: providers)
+        do {
+            try await runtime.cache.reload()
+        } catch {
+            try? await runtime.shutdown()
+            throw error
+        }
         runtime.deliveries.register(
             BackchannelMailDelivery(
                 store: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog, clock: clock,
@@ -43,12 +58,17 @@ public final class WardenRuntime: Sendable {
         runtime.deliveries.register(
             EnrollmentTicketMailDelivery(
                 mail: runtime.mail, from: sender, logger: logger))
+        runtime.deliveries.register(
+            PushDelivery(
+                store: store, tokens: runtime.deviceTransactions.tokens,
+                providers: runtime.pushProviders,
+                eventLog: runtime.eventLog, clock: clock, logger: logger))
         return runtime
     }
 
     private init(
         configuration: WardenConfiguration, store: any WardenStore, keys: KeyManager, clock: any WardenClock,
-        logger: Logger, mail: any MailTransport
+        logger: Logger, mail: any MailTransport, pushProviders: [String: any PushProvider]
     ) {
         self.configuration = configuration
         self.store = store
@@ -61,8 +81,21 @@ public final class WardenRuntime: Sendable {
             store: store, retentionDays: configuration.logRetentionDays, clock: clock, logger: logger)
         self.deliveries = DeliveryService(store: store, clock: clock, logger: logger)
         self.backchannelPolls = BackchannelPollTracker()
-        self.push = NoPushDevices()
+        let transactions = DeviceTransactions(
+            store: store, cache: self.cache, tokens: TransactionToken(keys: keys, issuer: configuration.issuerString),
+            issuer: configuration.issuer, clock: clock)
+        self.deviceTransactions = transactions
+        self.deviceStreams = DeviceStreamHub()
+        self.push = DevicePushNotifier(transactions: transactions, deliveries: self.deliveries)
         self.mail = mail
+        self.pushProviders = pushProviders.merging(
+            ["STREAM": StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })
+    }
+
+    /// Closes what the runtime holds open beyond the store (the APNs and FCM connections); call it once the
+    /// application has stopped.
+    public func shutdown() async throws {
+        try await PushProviders.shutdown(pushProviders)
     }
 
     /// Reloads this node's tenant cache after a local change and tells the other nodes (SPEC §2).

@@ -10,19 +10,23 @@ extension SQLStore {
     /// The longest `last_error` kept, in characters.
     static let deliveryErrorLimit = 500
 
-    /// Throws ``StorageError/conflict(_:)`` when a job with this id exists.
-    public func insertDeliveryJob(_ job: DeliveryJob) async throws {
-        try await UniqueViolation.mapped("The delivery job '\(job.id)' already exists") {
-            try await sql.insert(into: "delivery_jobs")
-                .columns(
-                    "id", "kind", "payload", "attempts", "next_attempt_at", "expires_at", "created_at", "last_error"
-                )
-                .values(
+    /// Multi-row `INSERT`s in one transaction: all or none. Throws ``StorageError/conflict(_:)``, having
+    /// inserted nothing, when a job id exists or repeats.
+    public func insertDeliveryJobs(_ jobs: [DeliveryJob]) async throws {
+        guard !jobs.isEmpty else { return }
+        try await UniqueViolation.mapped("A delivery job with this id already exists") {
+            try await insertRows(
+                into: "delivery_jobs",
+                columns: [
+                    "id", "kind", "payload", "attempts", "next_attempt_at", "expires_at", "created_at", "last_error",
+                ], jobs
+            ) { job in
+                [
                     job.id, job.kind.rawValue, job.payload, job.attempts, job.nextAttemptAt.millisecondsSince1970,
                     job.expiresAt.millisecondsSince1970, job.createdAt.millisecondsSince1970,
-                    job.lastError.map(Self.truncatedDeliveryError)
-                )
-                .run()
+                    job.lastError.map(Self.truncatedDeliveryError),
+                ]
+            }
         }
     }
 

@@ -6,8 +6,8 @@ public import struct Foundation.Date
 /// `device_enrollments(id, user_id, identifier, name, push_service, push_token, push_disabled, public_key_n,
 /// public_key_e, token_hash, totp_secret, created_at)`: authenticator devices, unique by `token_hash` and by
 /// `(user_id, identifier)`; `push_service` and `push_token` are both `NULL` for a device without push credentials.
-/// `device_transactions(token_hash, request_id, enrollment_id, challenge, created_at, expires_at)`: one CIBA request
-/// as sent to one device, found by the hash of its `txtkn`.
+/// `device_transactions(id, request_id, enrollment_id, challenge, created_at, expires_at)`: one CIBA request as sent
+/// to one device (unique per pair), found by the id its `txtkn` names.
 extension SQLStore {
     /// The conflict of an enrolment whose `identifier` the user already has (SPEC §7.1 409 `already_enrolled`).
     static let deviceAlreadyEnrolled = "already_enrolled"
@@ -86,29 +86,33 @@ extension SQLStore {
             .first() != nil
     }
 
-    /// One multi-row `INSERT`, atomic as any statement: all or none. Throws ``StorageError/conflict(_:)``, having
-    /// inserted nothing, when a token hash exists or repeats.
+    /// Multi-row `INSERT`s of at most ``SQLStore/rowsPerInsert`` rows in one transaction: all or none. Throws
+    /// ``StorageError/conflict(_:)``, having inserted nothing, when an id or a (request, device) pair exists or
+    /// repeats.
     public func insertDeviceTransactions(_ transactions: [DeviceTransaction]) async throws {
         guard !transactions.isEmpty else { return }
-        let insert = sql.insert(into: "device_transactions")
-            .columns("token_hash", "request_id", "enrollment_id", "challenge", "created_at", "expires_at")
-        for transaction in transactions {
-            insert.values(
-                transaction.tokenHash, transaction.requestID, transaction.enrollmentID, transaction.challenge,
-                transaction.createdAt.millisecondsSince1970, transaction.expiresAt.millisecondsSince1970
-            )
+        try await UniqueViolation.mapped("The device transaction already exists") {
+            try await insertRows(
+                into: "device_transactions",
+                columns: ["id", "request_id", "enrollment_id", "challenge", "created_at", "expires_at"],
+                transactions
+            ) { transaction in
+                [
+                    transaction.id, transaction.requestID, transaction.enrollmentID, transaction.challenge,
+                    transaction.createdAt.millisecondsSince1970, transaction.expiresAt.millisecondsSince1970,
+                ]
+            }
         }
-        try await UniqueViolation.mapped("The device transaction already exists") { try await insert.run() }
     }
 
     /// One `SELECT` by primary key.
-    public func deviceTransaction(tokenHash: String) async throws -> DeviceTransaction? {
-        try await sql.select().column(SQLLiteral.all).from("device_transactions").where("token_hash", .equal, tokenHash)
+    public func deviceTransaction(id: String) async throws -> DeviceTransaction? {
+        try await sql.select().column(SQLLiteral.all).from("device_transactions").where("id", .equal, id)
             .first().map(Self.deviceTransaction)
     }
 
     /// One `SELECT device_transactions.* … JOIN ciba_requests ON ciba_requests.id = request_id WHERE enrollment_id
-    /// = ? AND ciba_requests.status = 'pending' AND ciba_requests.expires_at > now ORDER BY created_at, token_hash`.
+    /// = ? AND ciba_requests.status = 'pending' AND ciba_requests.expires_at > now ORDER BY created_at, id`.
     public func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction] {
         try await sql.select().column(SQLColumn("*", table: "device_transactions")).from("device_transactions")
             .join(
@@ -122,14 +126,14 @@ extension SQLStore {
             )
             .where(SQLColumn("expires_at", table: "ciba_requests"), .greaterThan, SQLBind(now.millisecondsSince1970))
             .orderBy(SQLColumn("created_at", table: "device_transactions"))
-            .orderBy(SQLColumn("token_hash", table: "device_transactions"))
+            .orderBy(SQLColumn("id", table: "device_transactions"))
             .all().map(Self.deviceTransaction)
     }
 
-    /// One `DELETE … WHERE expires_at < date RETURNING token_hash`.
+    /// One `DELETE … WHERE expires_at < date RETURNING id`.
     public func purgeDeviceTransactions(expiredBefore date: Date) async throws -> Int {
         try await sql.delete(from: "device_transactions").where("expires_at", .lessThan, date.millisecondsSince1970)
-            .returning("token_hash").all().count
+            .returning("id").all().count
     }
 
     /// Every column of an enrolment, as stored.
@@ -164,7 +168,7 @@ extension SQLStore {
 
     private static func deviceTransaction(_ row: any SQLRow) throws -> DeviceTransaction {
         DeviceTransaction(
-            tokenHash: try row.value("token_hash"), requestID: try row.value("request_id"),
+            id: try row.value("id"), requestID: try row.value("request_id"),
             enrollmentID: try row.value("enrollment_id"), challenge: try row.value("challenge"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }

@@ -23,8 +23,14 @@ struct Serve: AsyncParsableCommand {
         let configuration = try options.resolve()
         let logger = WardenLogging.bootstrap(label: "warden")
         let store = try await Database.open(configuration, logger: logger)
+        let runtime: WardenRuntime
         do {
-            let runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
+            runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+        do {
             let outcome = try await Bootstrap(runtime: runtime).run()
             if let created = outcome.createdClient {
                 Terminal.printManagementClient(id: created.id, secret: created.secret, issuer: runtime.issuer)
@@ -42,9 +48,11 @@ struct Serve: AsyncParsableCommand {
                 ])
             try await app.runService()
         } catch {
+            try? await runtime.shutdown()
             try? await store.shutdown()
             throw error
         }
+        try await runtime.shutdown()
         try await store.shutdown()
     }
 }

@@ -42,9 +42,16 @@ enum Terminal {
             │
             │ Ask alice to approve a transfer (CIBA; the approval link is e-mailed — see the outbox folder
             │ warden-mail/ unless --smtp-url is set), then poll with the auth_req_id it answers:
-            │   \(cibaStart(seeded, issuer: issuer))
+            │   \(cibaStart(seeded, issuer: issuer, requestedExpiry: 3600))
             │   curl -s \(issuer)oauth/token -u \(DemoTenant.cibaClientID):\(seeded.cibaClientSecret) \\
             │     -d grant_type=urn:openid:params:grant-type:ciba -d auth_req_id=AUTH_REQ_ID
+            │
+            │ Or approve on this machine's terminal (push channel): enrol the terminal authenticator for alice
+            │ with this one-time link (made anew on every --demo start, valid 7 days), then listen:
+            │   warden authenticator enroll '\(seeded.enrollmentTicketURL)'
+            │   warden authenticator listen
+            │ and start the request with requested_expiry ≤ 300 so it goes to alice's devices:
+            │   \(cibaStart(seeded, issuer: issuer, requestedExpiry: 300))
             │
             │ Discovery:  curl -s \(issuer).well-known/openid-configuration
             │ JWKS:       curl -s \(issuer).well-known/jwks.json
@@ -53,8 +60,9 @@ enum Terminal {
             """)
     }
 
-    /// The `/bc-authorize` curl line of the quick start (SPEC §6.1): a money transfer for alice, by e-mail.
-    static func cibaStart(_ seeded: DemoTenant.Seeded, issuer: String) -> String {
+    /// The `/bc-authorize` curl line of the quick start (SPEC §6.1): a money transfer for alice, by e-mail
+    /// (`requestedExpiry` over 300) or to her push-enrolled devices.
+    static func cibaStart(_ seeded: DemoTenant.Seeded, issuer: String, requestedExpiry: Int) -> String {
         let hint = #"{"format":"iss_sub","iss":"\#(issuer)","sub":"\#(seeded.userID)"}"#
         let details =
             #"[{"type":"money_transfer","instructedAmount":{"amount":2500,"currency":"EUR"},"#
@@ -62,7 +70,7 @@ enum Terminal {
         return "curl -s \(issuer)bc-authorize -u \(DemoTenant.cibaClientID):\(seeded.cibaClientSecret) "
             + "--data-urlencode 'login_hint=\(hint)' -d scope=openid "
             + "--data-urlencode 'binding_message=Transfer 2500 EUR' "
-            + "--data-urlencode audience=\(DemoTenant.apiIdentifier) -d requested_expiry=3600 "
+            + "--data-urlencode audience=\(DemoTenant.apiIdentifier) -d requested_expiry=\(requestedExpiry) "
             + "--data-urlencode 'authorization_details=\(details)'"
     }
 }

@@ -50,8 +50,8 @@ struct DeliveryJobStoreTests {
             let due = Self.job(epoch, kind: .backchannelMail)
             var later = Self.job(epoch, due: 10, kind: "custom_kind")
             later.lastError = "an earlier failure"
-            for job in [due, later] { try await store.insertDeliveryJob(job) }
-            await #expect(throws: StorageError.self) { try await store.insertDeliveryJob(due) }
+            try await store.insertDeliveryJobs([due, later])
+            await #expect(throws: StorageError.self) { try await store.insertDeliveryJobs([due]) }
 
             let lease = Self.at(epoch, 30)
             let first = try await store.claimDeliveryJobs(now: epoch, leaseUntil: lease, limit: 10)
@@ -80,7 +80,7 @@ struct DeliveryJobStoreTests {
         try await database.withStore { store in
             let epoch = Self.futureEpoch()
             let job = Self.job(epoch, due: 60, attempts: 1, kind: .backchannelPing)
-            try await store.insertDeliveryJob(job)
+            try await store.insertDeliveryJobs([job])
             #expect(try await store.claimDeliveryJobs(now: epoch, leaseUntil: Self.at(epoch, 60), limit: 10) == [])
             let lease = Self.at(epoch, 120)
             let claimed = try await store.claimDeliveryJobs(now: Self.at(epoch, 60), leaseUntil: lease, limit: 10)
@@ -94,7 +94,7 @@ struct DeliveryJobStoreTests {
         try await database.withStore { store in
             let epoch = Self.futureEpoch()
             let jobs = [Self.job(epoch, due: 3), Self.job(epoch, due: 1), Self.job(epoch, due: 2)]
-            for job in jobs { try await store.insertDeliveryJob(job) }
+            try await store.insertDeliveryJobs(jobs)
             let now = Self.at(epoch, 5)
             let lease = Self.at(epoch, 60)
             #expect(
@@ -112,7 +112,7 @@ struct DeliveryJobStoreTests {
         try await database.withStore { store in
             let epoch = Self.futureEpoch()
             let job = Self.job(epoch)
-            try await store.insertDeliveryJob(job)
+            try await store.insertDeliveryJobs([job])
             let lease = Self.at(epoch, 60)
             let first = try #require(try await store.claimDeliveryJobs(now: epoch, leaseUntil: lease, limit: 10).first)
 
@@ -148,7 +148,7 @@ struct DeliveryJobStoreTests {
             let epoch = Self.futureEpoch()
             let deleted = Self.job(epoch)
             let kept = Self.job(epoch, due: 1)
-            for job in [deleted, kept] { try await store.insertDeliveryJob(job) }
+            try await store.insertDeliveryJobs([deleted, kept])
             try await store.deleteDeliveryJob(id: deleted.id)
             let lease = Self.at(epoch, 60)
             #expect(
@@ -165,7 +165,7 @@ struct DeliveryJobStoreTests {
             var failed = Self.job(epoch, due: 10, expiresIn: 60, attempts: 4, kind: .backchannelMail)
             failed.lastError = "550 mailbox unavailable"
             let live = Self.job(epoch, due: 20, expiresIn: 3600)
-            for job in [expired, failed, live] { try await store.insertDeliveryJob(job) }
+            try await store.insertDeliveryJobs([expired, failed, live])
             let ids = Set([expired.id, failed.id, live.id])
             func mine(_ jobs: [DeliveryJob]) -> [DeliveryJob] { jobs.filter { ids.contains($0.id) } }
 
@@ -202,7 +202,7 @@ struct DeliveryJobStoreTests {
         try await database.withStore { store in
             let epoch = Self.futureEpoch()
             let jobs = (0..<10).map { Self.job(epoch, due: Double($0) / 1000) }
-            for job in jobs { try await store.insertDeliveryJob(job) }
+            try await store.insertDeliveryJobs(jobs)
             let now = Self.at(epoch, 1)
             let lease = Self.at(epoch, 60)
             let claims = try await withThrowingTaskGroup(of: [DeliveryJob].self) { group in
@@ -217,6 +217,24 @@ struct DeliveryJobStoreTests {
             #expect(Set(claims.map(\.id)) == Set(jobs.map(\.id)))
             #expect(claims.allSatisfy { $0.attempts == 1 && $0.nextAttemptAt == lease })
             #expect(try await store.claimDeliveryJobs(now: now, leaseUntil: lease, limit: 10) == [])
+        }
+    }
+
+    @Test(
+        "a batch larger than one INSERT is stored all or none (a repeated id in its last statement stores nothing)",
+        arguments: TestDatabase.available)
+    func largeBatches(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let epoch = Self.futureEpoch()
+            let refused = (0..<1_100).map { _ in Self.job(epoch, expiresIn: 60) }
+            await #expect(throws: StorageError.self) {
+                try await store.insertDeliveryJobs(refused + [refused[3]])
+            }
+            #expect(try await store.claimDeliveryJobs(now: epoch, leaseUntil: Self.at(epoch, 30), limit: 10) == [])
+            try await store.insertDeliveryJobs(refused)
+            let claimed = try await store.claimDeliveryJobs(now: epoch, leaseUntil: Self.at(epoch, 30), limit: 2_000)
+            #expect(Set(claimed.map(\.id)) == Set(refused.map(\.id)))
+            for job in claimed { try await store.deleteDeliveryJob(id: job.id) }
         }
     }
 }

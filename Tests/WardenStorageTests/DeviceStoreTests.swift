@@ -48,7 +48,7 @@ struct DeviceStoreTests {
         _ request: BackchannelRequest, _ enrollment: DeviceEnrollment, offset: Double = 0
     ) -> DeviceTransaction {
         DeviceTransaction(
-            tokenHash: uniqueID("txtkn"), requestID: request.id, enrollmentID: enrollment.id,
+            id: uniqueID("dtx"), requestID: request.id, enrollmentID: enrollment.id,
             challenge: uniqueID("challenge"), createdAt: at(request.createdAt, offset), expiresAt: request.expiresAt)
     }
 
@@ -194,9 +194,9 @@ struct DeviceStoreTests {
 
             #expect(try await store.deleteDeviceEnrollment(id: doomed.id))
             #expect(try await store.deviceEnrollment(id: doomed.id) == nil)
-            #expect(try await store.deviceTransaction(tokenHash: doomedTransaction.tokenHash) == nil)
+            #expect(try await store.deviceTransaction(id: doomedTransaction.id) == nil)
             #expect(try await store.deviceEnrollments(userID: user) == [kept])
-            #expect(try await store.deviceTransaction(tokenHash: keptTransaction.tokenHash) == keptTransaction)
+            #expect(try await store.deviceTransaction(id: keptTransaction.id) == keptTransaction)
             #expect(try await store.deleteDeviceEnrollment(id: doomed.id) == false)
             #expect(try await store.deleteDeviceEnrollment(id: uniqueID("dev")) == false)
 
@@ -234,7 +234,9 @@ struct DeviceStoreTests {
         }
     }
 
-    @Test("transactions: stored all or none, found by token hash", arguments: TestDatabase.available)
+    @Test(
+        "transactions: stored all or none, found by id, one per request and device",
+        arguments: TestDatabase.available)
     func transactions(database: TestDatabase) async throws {
         try await database.withStore { store in
             let user = uniqueID("auth0|user")
@@ -246,27 +248,49 @@ struct DeviceStoreTests {
             let sent = devices.map { Self.transaction(request, $0) }
             try await store.insertDeviceTransactions(sent)
             for transaction in sent {
-                #expect(try await store.deviceTransaction(tokenHash: transaction.tokenHash) == transaction)
+                #expect(try await store.deviceTransaction(id: transaction.id) == transaction)
             }
-            #expect(try await store.deviceTransaction(tokenHash: uniqueID("txtkn")) == nil)
+            #expect(try await store.deviceTransaction(id: uniqueID("dtx")) == nil)
             try await store.insertDeviceTransactions([])
 
-            // A hash that exists, or one repeated within the batch: nothing of the batch is stored.
+            // An id that exists, one repeated within the batch, or a second transaction of the same request to
+            // the same device: nothing of the batch is stored.
             let other = Self.request(userID: user)
             try await Self.insert(other, into: store)
             var existing = Self.transaction(other, devices[2])
-            existing.tokenHash = sent[2].tokenHash
+            existing.id = sent[2].id
             let fresh = [Self.transaction(other, devices[0]), Self.transaction(other, devices[1])]
             var repeated = Self.transaction(other, devices[2])
-            repeated.tokenHash = fresh[0].tokenHash
-            for batch in [fresh + [existing], fresh + [repeated]] {
+            repeated.id = fresh[0].id
+            let sameDevice = Self.transaction(other, devices[0])
+            for batch in [fresh + [existing], fresh + [repeated], fresh + [sameDevice]] {
                 await #expect(throws: StorageError.self) { try await store.insertDeviceTransactions(batch) }
                 for transaction in fresh {
-                    #expect(try await store.deviceTransaction(tokenHash: transaction.tokenHash) == nil)
+                    #expect(try await store.deviceTransaction(id: transaction.id) == nil)
                 }
             }
-            #expect(try await store.deviceTransaction(tokenHash: sent[2].tokenHash) == sent[2])
+            #expect(try await store.deviceTransaction(id: sent[2].id) == sent[2])
             #expect(try await store.pendingDeviceTransactions(enrollmentID: devices[0].id, now: Date()) == [sent[0]])
+        }
+    }
+
+    @Test(
+        "a request's transactions to more devices than one INSERT holds are stored all or none",
+        arguments: TestDatabase.available)
+    func largeFanOut(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let user = uniqueID("auth0|user")
+            let request = Self.request(userID: user)
+            try await Self.insert(request, into: store)
+            let devices = (0..<1_100).map { _ in Self.enrollment(userID: user) }
+            let sent = devices.map { Self.transaction(request, $0) }
+            var repeated = Self.transaction(request, Self.enrollment(userID: user))
+            repeated.id = sent[1].id
+            await #expect(throws: StorageError.self) { try await store.insertDeviceTransactions(sent + [repeated]) }
+            #expect(try await store.deviceTransaction(id: sent[0].id) == nil)
+            try await store.insertDeviceTransactions(sent)
+            #expect(try await store.deviceTransaction(id: sent[0].id) == sent[0])
+            #expect(try await store.deviceTransaction(id: sent[1_099].id) == sent[1_099])
         }
     }
 
@@ -346,13 +370,13 @@ struct DeviceStoreTests {
             // Expiring exactly at the date is not expired before it.
             let early = try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 60))
             if database.isIsolated { #expect(early == 0) }
-            #expect(try await store.deviceTransaction(tokenHash: transactions[0].tokenHash) == transactions[0])
+            #expect(try await store.deviceTransaction(id: transactions[0].id) == transactions[0])
 
             let purged = try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 121))
             if database.isIsolated { #expect(purged == 2) }
-            #expect(try await store.deviceTransaction(tokenHash: transactions[0].tokenHash) == nil)
-            #expect(try await store.deviceTransaction(tokenHash: transactions[1].tokenHash) == nil)
-            #expect(try await store.deviceTransaction(tokenHash: transactions[2].tokenHash) == transactions[2])
+            #expect(try await store.deviceTransaction(id: transactions[0].id) == nil)
+            #expect(try await store.deviceTransaction(id: transactions[1].id) == nil)
+            #expect(try await store.deviceTransaction(id: transactions[2].id) == transactions[2])
             if database.isIsolated {
                 #expect(try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 121)) == 0)
             }

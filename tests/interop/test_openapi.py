@@ -5,8 +5,9 @@ The document is fetched from the live server (no token), validated as OpenAPI 3.
 then used as the oracle for real traffic: every request below goes through `Api.call`, which fails when the status
 is not documented for that operation, when the body does not validate (JSON Schema 2020-12, `$ref`s resolved in the
 document) against the schema documented for that operation and status, when the body carries a property the schema
-does not declare, or when a required response header is missing. The last test fails when a documented operation
-was never exercised.
+does not declare, or when a required response header is missing. The authenticator device API (SPEC §7) is
+spoken by guardianlib.Device (RSA key, device JWTs, DPoP proofs, challenge responses), whose HTTP session is
+watched the same way (`Api.watch`). The last test fails when a documented operation was never exercised.
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ from openapi_spec_validator import OpenAPIV31SpecValidator, validate as validate
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, uid
+from cibalib import CIBA_GRANT, ciba_app, start_request
+from guardianlib import Device, device_error, tamper
+from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, expect_status, json_of, uid
 
 ROOT = "urn:warden:openapi"
 JSON_MEDIA = "application/json"
 CONNECTION = "Username-Password-Authentication"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
-# Every operation SPEC §2, §5, §9 and §1 (health) name; the document may add more, never fewer.
+# Every operation SPEC §2, §5, §7, §9 and §1 (health) name; the document may add more, never fewer.
 EXPECTED_OPERATIONS = {
     ("/oauth/token", "post"), ("/.well-known/openid-configuration", "get"), ("/.well-known/jwks.json", "get"),
     ("/healthz", "get"), ("/readyz", "get"), ("/api/v2/openapi.json", "get"),
@@ -55,7 +58,12 @@ EXPECTED_OPERATIONS = {
     ("/api/v2/logs", "get"), ("/api/v2/logs/{id}", "get"),
     ("/api/v2/keys/signing", "get"), ("/api/v2/keys/signing/{kid}", "get"), ("/api/v2/keys/signing/rotate", "post"),
     ("/api/v2/keys/signing/{kid}/revoke", "put"),
-    ("/api/v2/guardian/enrollments/ticket", "post"),
+    ("/api/v2/guardian/enrollments/ticket", "post"), ("/api/v2/users/{id}/enrollments", "get"),
+    ("/api/v2/guardian/enrollments/{id}", "get"), ("/api/v2/guardian/enrollments/{id}", "delete"),
+    ("/appliance-mfa/api/enroll", "post"), ("/appliance-mfa/api/device-accounts/{id}", "patch"),
+    ("/appliance-mfa/api/device-accounts/{id}", "delete"),
+    ("/appliance-mfa/api/device-accounts/{id}/transactions", "get"), ("/appliance-mfa/api/resolve-transaction", "post"),
+    ("/rich-consents/{id}", "get"),
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
@@ -71,6 +79,8 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/keys/signing/rotate", "post"): "create:signing_keys",
     ("/api/v2/keys/signing/{kid}/revoke", "put"): "update:signing_keys",
     ("/api/v2/guardian/enrollments/ticket", "post"): "create:guardian_enrollment_tickets",
+    ("/api/v2/guardian/enrollments/{id}", "get"): "read:guardian_enrollments",
+    ("/api/v2/guardian/enrollments/{id}", "delete"): "delete:guardian_enrollments",
 }
 RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
                    "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
@@ -128,6 +138,19 @@ class Spec:
             assert ref.startswith("#/"), f"only local references are expected, found {ref}"
             pointer = ref[1:]
         raise AssertionError(f"reference loop at {pointer}")
+
+    def template(self, path: str) -> str | None:
+        """The documented path (template) a concrete URL path falls under, an exact one first."""
+        if path in self.doc["paths"]:
+            return path
+        segments = path.split("/")
+        for template in self.doc["paths"]:
+            parts = template.split("/")
+            if len(parts) == len(segments) and all(
+                    part == segment or (re.fullmatch(r"\{\w+\}", part) and segment)
+                    for part, segment in zip(parts, segments)):
+                return template
+        return None
 
     def operations(self) -> list[tuple[str, str, dict]]:
         return [(path, method, item[method]) for path, item in self.doc["paths"].items()
@@ -280,6 +303,18 @@ class Api:
         self.spec.check(response, path, method)
         return response
 
+    def watch(self, device: Device) -> Device:
+        """Has every response `device` (a guardianlib.Device) receives checked against the document, as `call`
+        does (a response hook on its HTTP session)."""
+        def check(response: requests.Response, *args: Any, **kwargs: Any) -> None:
+            path = urllib.parse.urlsplit(response.url).path
+            template = self.spec.template(path)
+            assert template is not None, f"{response.request.method} {path} is not in the document"
+            self.spec.check(response, template, response.request.method)
+
+        device.http.hooks["response"].append(check)
+        return device
+
     def expect(self, status: int, method: str, path: str, **kwargs: Any) -> requests.Response:
         response = self.call(method, path, **kwargs)
         assert response.status_code == status, f"expected {status}: {describe(response)}"
@@ -404,7 +439,9 @@ def test_health_discovery_and_jwks(api, warden):
     configuration = api.expect(200, "GET", "/.well-known/openid-configuration").json()
     assert configuration["issuer"] == warden.issuer
     keys = api.expect(200, "GET", "/.well-known/jwks.json").json()["keys"]
-    assert {key["alg"] for key in keys} >= {"RS256", "ES256"}
+    # RS256 from the start; ES256, PS256 and EdDSA keys are made on first use (SPEC §2: "as configured")
+    algorithms = {key["alg"] for key in keys}
+    assert "RS256" in algorithms and algorithms <= {"RS256", "ES256", "PS256", "EdDSA"}, keys
 
 
 def test_token_endpoint_success_in_form_json_and_basic(api, warden):
@@ -852,6 +889,116 @@ def test_guardian_enrollment_ticket(api, warden):
     api.error(400, "invalid_body", "POST", "/api/v2/guardian/enrollments/ticket", json={"user": "x"})
 
 
+# ------------------------------------------------------------------- guardian enrolments and the device API
+PUSH_EXPIRY = 300  # requested_expiry ≤ 300: the push channel (SPEC §6.1)
+BIG = "x" * (70 * 1024)
+
+
+def ticket_for(api: Api, user_id: str) -> str:
+    return api.expect(200, "POST", "/api/v2/guardian/enrollments/ticket", json={"user_id": user_id}).json()["ticket_id"]
+
+
+def test_device_enrolment_and_guardian_enrollments(api, warden):
+    """SPEC §7.1 enrolment and the device account, §9 the Management side: every status the device can reach."""
+    user_id = api.expect(201, "POST", "/api/v2/users", json={"email": f"device-{uid()}@openapi.test",
+                                                              "connection": CONNECTION}).json()["user_id"]
+    push = {"service": "STREAM", "token": f"tok-{uid()}"}
+    phone = api.watch(Device(warden))
+    ticket = ticket_for(api, user_id)
+    device_error(phone.enroll_request(None, push_credentials=push), 401, "invalid_token")
+    device_error(phone.enroll_request(None, push_credentials=push, authorization=f"Bearer {ticket}"), 401,
+                 "invalid_token")
+    device_error(phone.enroll_request("unknown-" + uid(), push_credentials=push), 404,
+                 "enrollment_transaction_not_found")
+    device_error(phone.enroll_request(ticket, push_credentials=push, drop=("public_key",)), 400, "invalid_body")
+    device_error(phone.enroll_request(ticket, push_credentials={"service": "PIGEON", "token": "t"}), 400,
+                 "invalid_body")
+    device_error(phone.enroll_request(ticket, push_credentials=push, name=BIG), 413, "payload_too_large")
+    enrollment = phone.enroll(ticket, push_credentials=push)  # the refused requests left the ticket usable
+    assert (enrollment.user_id, enrollment.url) == (user_id, warden.issuer + "appliance-mfa"), enrollment.body
+    device_error(api.watch(Device(warden)).enroll_request(ticket, push_credentials=push), 404,
+                 "enrollment_transaction_not_found")
+    twin = api.watch(Device(warden, identifier=phone.identifier))
+    device_error(twin.enroll_request(ticket_for(api, user_id), push_credentials=push), 409, "already_enrolled")
+    tablet = api.watch(Device(warden))
+    tablet.enroll(ticket_for(api, user_id))  # no push_credentials: a TOTP-only enrolment
+
+    listed = {e["id"]: e for e in api.expect(200, "GET", "/api/v2/users/{id}/enrollments", ids={"id": user_id}).json()}
+    assert set(listed) == {phone.id, tablet.id}, listed
+    assert (listed[phone.id]["type"], listed[phone.id]["push_service"], listed[phone.id]["push_disabled"]) == \
+        ("pn", "STREAM", False), listed
+    assert listed[tablet.id]["type"] == "totp" and "push_service" not in listed[tablet.id], listed
+    assert api.expect(200, "GET", "/api/v2/guardian/enrollments/{id}", ids={"id": phone.id}).json() == listed[phone.id]
+    api.error(404, "inexistent_user", "GET", "/api/v2/users/{id}/enrollments", ids={"id": "auth0|none-" + uid()})
+
+    renamed = json_of(expect_status(phone.update("token", name="Renamed phone"), 200))
+    assert renamed == {"id": phone.id, "identifier": phone.identifier, "name": "Renamed phone",
+                       "push_credentials": push}, renamed
+    assert json_of(expect_status(tablet.update("jwt", push_credentials=None), 200))["push_credentials"] is None
+    device_error(phone.update("jwt", name=7), 400, "invalid_body")
+    device_error(phone.update("jwt", colour="blue"), 400, "invalid_body")
+    device_error(phone.update("jwt", name=BIG), 413, "payload_too_large")
+    device_error(tablet.update("jwt", identifier=phone.identifier), 409, "already_enrolled")
+    for refused in ("none", tamper(phone.account_jwt()), tablet.account_jwt(), tablet.enrollment.token):
+        device_error(phone.update(refused, name="Hijacked"), 401, "invalid_token")
+        device_error(phone.delete(refused), 401, "invalid_token")
+
+    assert expect_status(tablet.delete("jwt"), 204).content == b""
+    device_error(tablet.delete("token"), 404, "device_account_not_found")
+    device_error(tablet.update("token", name="Gone"), 404, "device_account_not_found")
+    device_error(tablet.transactions_request("token"), 404, "device_account_not_found")
+
+    api.expect(204, "DELETE", "/api/v2/guardian/enrollments/{id}", ids={"id": phone.id})
+    api.error(404, "inexistent_enrollment", "GET", "/api/v2/guardian/enrollments/{id}", ids={"id": phone.id})
+    api.error(404, "inexistent_enrollment", "DELETE", "/api/v2/guardian/enrollments/{id}", ids={"id": phone.id})
+    device_error(phone.update("jwt", name="Gone"), 404, "device_account_not_found")
+    assert api.expect(200, "GET", "/api/v2/users/{id}/enrollments", ids={"id": user_id}).json() == []
+
+
+def test_device_transactions_consent_and_answers(api, warden):
+    """SPEC §7.2–§7.5 with a push-channel CIBA request: the pending list, the consent (DPoP proof), the answer,
+    and what comes after an answer or the request's expiry."""
+    app = ciba_app(warden)
+    phone = api.watch(Device(warden))
+    phone.enroll(ticket_for(api, app.user.user_id), push_credentials={"service": "STREAM", "token": f"tok-{uid()}"})
+    assert phone.transactions() == []
+    device_error(phone.transactions_request("none"), 401, "invalid_token")
+    device_error(phone.transactions_request("not-the-token"), 401, "invalid_token")
+
+    auth_req_id, form = start_request(warden, app, requested_expiry=PUSH_EXPIRY)
+    (transaction,) = phone.transactions()
+    assert transaction["dai"] == phone.id, transaction
+    txtkn, challenge, consent_id = transaction["txtkn"], transaction["c"], transaction["txlnkid"]
+
+    consent = json_of(expect_status(phone.fetch_consent(consent_id, txtkn), 200))
+    details = consent["requested_details"]
+    assert consent["id"] == consent_id and details["binding_message"] == form["binding_message"], consent
+    assert details["audience"] == app.audience and details["authorization_details"] == form["authorization_details"]
+    device_error(phone.fetch_consent(consent_id, txtkn, proof=""), 401, "invalid_token")
+    device_error(phone.fetch_consent(consent_id, "not-a-transaction-token"), 401, "invalid_token")
+    device_error(phone.fetch_consent("cns_unknown" + uid(), txtkn), 404, "consent_not_found")
+
+    forged = tamper(phone.challenge_response(challenge, True))
+    device_error(phone.resolve(txtkn, challenge, True, challenge_response=forged), 401, "invalid_token")
+    device_error(phone.resolve("not-a-transaction-token", challenge, True), 401, "invalid_token")
+    device_error(phone.resolve(txtkn, challenge, True, challenge_response=12345), 400, "invalid_body")
+    device_error(phone.resolve(txtkn, challenge, True, challenge_response=BIG), 413, "payload_too_large")
+    assert expect_status(phone.resolve(txtkn, challenge, True), 204).content == b""
+    device_error(phone.resolve(txtkn, challenge, False), 404, "login_transaction_not_found")
+    device_error(phone.fetch_consent(consent_id, txtkn), 404, "login_transaction_not_found")
+    tokens = api.expect(200, "POST", "/oauth/token", data={
+        "grant_type": CIBA_GRANT, "auth_req_id": auth_req_id, "client_id": app.client_id,
+        "client_secret": app.client_secret}).json()
+    assert tokens["authorization_details"] == form["authorization_details"], tokens
+
+    start_request(warden, app, requested_expiry=2)
+    (late,) = phone.transactions()
+    time.sleep(3)
+    device_error(phone.fetch_consent(late["txlnkid"], late["txtkn"]), 410, "transaction_expired")
+    device_error(phone.resolve(late["txtkn"], late["c"], True), 410, "transaction_expired")
+    assert phone.transactions() == []
+
+
 # ------------------------------------------------------------------------------------------ coverage
 def test_every_documented_operation_was_exercised(spec):
     """Runs last (file order): each documented operation answered at least once, and the error statuses the
@@ -867,5 +1014,7 @@ def test_every_documented_operation_was_exercised(spec):
             assert successes, f"{method.upper()} {path}: no successful call was checked"
     management = {s for p, _, s in spec.seen if p.startswith("/api/v2/")}
     assert {400, 401, 403, 404, 409, 413} <= management, sorted(management)
+    device = {s for p, _, s in spec.seen if p.startswith(("/appliance-mfa/", "/rich-consents/"))}
+    assert {400, 401, 404, 409, 410, 413} <= device, sorted(device)
     token = {s for p, _, s in spec.seen if p == "/oauth/token"}
     assert {200, 400, 401, 403, 413} <= token, sorted(token)

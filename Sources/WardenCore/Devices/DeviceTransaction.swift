@@ -1,10 +1,11 @@
 public import struct Foundation.Date
 
 /// One CIBA request as sent to one device (SPEC §7.2): the device fetches the consent and answers with the
-/// transaction token `txtkn` (stored as its SHA-256), signing the challenge `c`.
+/// transaction token `txtkn`, signing the challenge `c`. The token is a JWT Warden signs naming ``id``, so
+/// nothing secret is stored and the device may be handed a fresh token for the same transaction (SPEC §7.5).
 public struct DeviceTransaction: Sendable, Equatable {
-    /// SHA-256 (hex) of `txtkn`.
-    public var tokenHash: String
+    /// `dtx_…`, unique; one transaction per (request, device).
+    public var id: String
     /// The ``BackchannelRequest/id`` it belongs to.
     public var requestID: String
     /// The device account it was sent to.
@@ -16,10 +17,10 @@ public struct DeviceTransaction: Sendable, Equatable {
     public var expiresAt: Date
 
     public init(
-        tokenHash: String, requestID: String, enrollmentID: String, challenge: String, createdAt: Date,
+        id: String, requestID: String, enrollmentID: String, challenge: String, createdAt: Date,
         expiresAt: Date
     ) {
-        self.tokenHash = tokenHash
+        self.id = id
         self.requestID = requestID
         self.enrollmentID = enrollmentID
         self.challenge = challenge

@@ -1,3 +1,4 @@
+public import Crypto
 import Foundation
 
 /// A parsed JWS compact serialization (RFC 7515 §7.1), before its signature is checked.
@@ -32,6 +33,11 @@ public struct CompactJWS: Sendable {
     public func isSigned(by verifier: JWSVerifier) -> Bool {
         guard let alg, alg != "none" else { return false }
         return verifier.isValid(signature: signature, signingInput: signingInput, alg: alg)
+    }
+
+    /// Whether the HS256 MAC (RFC 7518 §3.2) checks under `key`, compared in constant time.
+    public func isAuthenticated(by key: SymmetricKey) -> Bool {
+        alg == "HS256" && HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key)
     }
 
     /// A numeric date claim (`exp`, `iat`, `nbf`); fractional values are accepted (SPEC §7.4).

@@ -1,4 +1,4 @@
-import Crypto
+public import Crypto
 import CryptoExtras
 public import Foundation
 
@@ -23,6 +23,15 @@ public struct JWSKey: Sendable {
     /// Encoded protected headers for the two token types Warden issues, computed once per key.
     private let accessTokenHeader: String
     private let idTokenHeader: String
+    /// SHA-256 of the private key: the input of ``derivedKey(purpose:)``.
+    private let secretMaterial: SymmetricKey
+
+    /// A symmetric key bound to this signing key and to `purpose` (HKDF-SHA256, RFC 5869): for MACs over
+    /// values only Warden reads back, such as device transaction tokens. It lives and dies with the signing
+    /// key, so rotation and revocation apply to it too.
+    public func derivedKey(purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: secretMaterial, info: Data(purpose.utf8), outputByteCount: 32)
+    }
 
     /// Loads a stored key.
     public init(record: SigningKeyRecord) throws {
@@ -34,6 +43,7 @@ public struct JWSKey: Sendable {
         self.alg = alg
         accessTokenHeader = Self.encodeHeader(alg: alg, kid: kid, type: "at+jwt")
         idTokenHeader = Self.encodeHeader(alg: alg, kid: kid, type: "JWT")
+        secretMaterial = SymmetricKey(data: SHA256.hash(data: Data(privateKey.utf8)))
         switch alg {
         case .rs256, .ps256:
             let key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKey)

@@ -20,6 +20,19 @@ public enum JWSVerifier: Sendable {
         }
     }
 
+    /// An RS256 key from the base64url `n` and `e` of an RSA JWK (RFC 7518 §6.3.1); a leading zero byte, as
+    /// some encoders write, is accepted. Throws ``JWSError/malformedKey`` for anything under 2048 bits.
+    public init(rsaModulus modulus: String, exponent: String) throws {
+        guard let n = Base64URL.decode(modulus), let e = Base64URL.decode(exponent), !e.isEmpty else {
+            throw JWSError.malformedKey
+        }
+        let stripped = n.drop(while: { $0 == 0 })
+        guard stripped.count >= 256, stripped.count <= 1024,
+            let key = try? _RSA.Signing.PublicKey(n: stripped, e: e.drop(while: { $0 == 0 }))
+        else { throw JWSError.malformedKey }
+        self = .rsa(key, pss: false)
+    }
+
     /// Whether this key can check a signature made with JWS `alg`.
     public func accepts(alg: String) -> Bool {
         switch self {

@@ -72,6 +72,19 @@ public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByS
     /// The user approved (`gd_auth_succeed`) or denied (`gd_auth_rejected`) a request (SPEC §7.4, §6.4).
     public static let deviceAccepted: LogEventType = "gd_auth_succeed"
     public static let deviceRejected: LogEventType = "gd_auth_rejected"
+    /// A device answer that did not verify, or came too late (SPEC §7.4).
+    public static let deviceAuthFailed: LogEventType = "gd_auth_failed"
     /// An approval e-mail was sent (SPEC §6.4).
     public static let sendEmail: LogEventType = "gd_send_email"
+    /// A device enrolled (SPEC §7.1).
+    public static let deviceEnrolled: LogEventType = "gd_enrollment_complete"
+    /// A device enrolment was deleted, by the device or the Management API (SPEC §7.1, §9).
+    public static let deviceUnenrolled: LogEventType = "gd_unenroll"
+    /// A device changed its name, identifier or push credentials (SPEC §7.1).
+    public static let deviceUpdated: LogEventType = "gd_update_device_account"
+    /// A push notification was handed to its provider, or failed (SPEC §6.3).
+    public static let pushSent: LogEventType = "gd_send_pn"
+    public static let pushFailed: LogEventType = "gd_send_pn_failure"
+    /// A consent fetch was refused (SPEC §7.3).
+    public static let richConsentsAccessError: LogEventType = "rich_consents_access_error"
 }

@@ -7,10 +7,14 @@ public enum ChangeAnnouncement: Sendable, Hashable {
     case tenant
     /// A CIBA request was approved or denied; the value is its ``BackchannelRequest/id``.
     case backchannelDecided(requestID: String)
+    /// A device enrolled for the `STREAM` service has a new transaction; the value is its
+    /// ``DeviceEnrollment/id`` (SPEC §7.5: the node holding its WebSocket sends it).
+    case deviceTransactions(enrollmentID: String)
     /// Delivered to a listener after each (re)connection: announcements may have been missed meanwhile.
     case reconnected
 
     static let backchannelPrefix = "ciba:"
+    static let devicePrefix = "device:"
 
     /// The wire form (a PostgreSQL `NOTIFY` payload).
     public var payload: String {
@@ -18,6 +22,7 @@ public enum ChangeAnnouncement: Sendable, Hashable {
         case .keys: "keys"
         case .tenant: "tenant"
         case .backchannelDecided(let id): Self.backchannelPrefix + id
+        case .deviceTransactions(let id): Self.devicePrefix + id
         case .reconnected: "reconnected"
         }
     }
@@ -28,10 +33,21 @@ public enum ChangeAnnouncement: Sendable, Hashable {
         case "keys": self = .keys
         case "tenant": self = .tenant
         case "reconnected": self = .reconnected
-        case let value where value.hasPrefix(Self.backchannelPrefix) && value.count > Self.backchannelPrefix.count:
-            self = .backchannelDecided(requestID: String(value.dropFirst(Self.backchannelPrefix.count)))
-        default: return nil
+        default:
+            if let id = Self.value(of: payload, after: Self.backchannelPrefix) {
+                self = .backchannelDecided(requestID: id)
+            } else if let id = Self.value(of: payload, after: Self.devicePrefix) {
+                self = .deviceTransactions(enrollmentID: id)
+            } else {
+                return nil
+            }
         }
+    }
+
+    /// What follows `prefix` in `payload`; `nil` when `payload` does not start with it or nothing follows.
+    private static func value(of payload: String, after prefix: String) -> String? {
+        guard payload.hasPrefix(prefix), payload.count > prefix.count else { return nil }
+        return String(payload.dropFirst(prefix.count))
     }
 }
 

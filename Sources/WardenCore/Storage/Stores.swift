@@ -195,9 +195,9 @@ public protocol BackchannelRequestStore: Sendable {
 
 /// The outbox of ``DeliveryJob``s, shared by every node: any node may claim a due job.
 public protocol DeliveryJobStore: Sendable {
-    /// Stores a job. A job stored with `nextAttemptAt` in the future and `attempts = 1` is one the caller is
-    /// attempting right away: nobody else claims it before then.
-    func insertDeliveryJob(_ job: DeliveryJob) async throws
+    /// Stores jobs, all or none. A job stored with `nextAttemptAt` in the future and `attempts = 1` is one the
+    /// caller is attempting right away: nobody else claims it before then.
+    func insertDeliveryJobs(_ jobs: [DeliveryJob]) async throws
     /// Claims up to `limit` jobs due at `now` and not expired: each claimed job gets `attempts + 1` and
     /// `nextAttemptAt = leaseUntil`, so no other caller claims it before then. Atomic per job: of N concurrent
     /// claimers exactly one gets a given job. Returns the jobs as claimed.
@@ -229,8 +229,8 @@ public protocol DeviceStore: Sendable {
     func hasPushEnrolledDevice(userID: String) async throws -> Bool
     /// Stores the transactions of one request (one per device), all or none.
     func insertDeviceTransactions(_ transactions: [DeviceTransaction]) async throws
-    /// The transaction whose `txtkn` hashes to `tokenHash`.
-    func deviceTransaction(tokenHash: String) async throws -> DeviceTransaction?
+    /// The transaction `id` (the `txtkn` names it).
+    func deviceTransaction(id: String) async throws -> DeviceTransaction?
     /// The device's transactions whose request is still pending and unexpired at `now`, oldest first
     /// (SPEC §7.5), in one query joined with `ciba_requests`.
     func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction]

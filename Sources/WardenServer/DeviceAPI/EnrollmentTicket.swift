@@ -74,6 +74,19 @@ struct EnrollmentTickets: Sendable {
             let payload = try await runtime.store.peekArtefact(
                 kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
         else { return nil }
-        return try? JSONDecoder().decode(EnrollmentTicket.self, from: Data(payload.utf8))
+        return Self.decode(payload)
+    }
+
+    /// Uses the ticket: of concurrent calls exactly one gets it (SPEC §7.1 "single-use").
+    func consume(_ id: String) async throws -> EnrollmentTicket? {
+        let result = try await runtime.store.consumeArtefact(
+            kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
+        guard case .consumed(let payload) = result else { return nil }
+        return Self.decode(payload)
+    }
+
+    /// Decodes a stored ticket.
+    private static func decode(_ payload: String) -> EnrollmentTicket? {
+        try? JSONDecoder().decode(EnrollmentTicket.self, from: Data(payload.utf8))
     }
 }

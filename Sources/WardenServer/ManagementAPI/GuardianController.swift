@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import WardenCore
 
-/// `/api/v2/guardian/enrollments/ticket` (SPEC §7.1, §9): enrolment tickets for authenticator devices.
+/// Guardian endpoints of the Management API (SPEC §7.1, §9): enrolment tickets, a user's enrolments, and
+/// deleting an enrolment.
 struct GuardianController {
     let runtime: WardenRuntime
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
@@ -15,6 +16,55 @@ struct GuardianController {
                 try await createTicket(request)
             }
         }
+        group.get("users/:id/enrollments") { _, context in
+            try context.requireScope("read:users")
+            let userID = try ManagementRequest.parameter("id", of: context)
+            guard try await runtime.store.user(id: userID) != nil else {
+                throw ManagementError.notFound("user", "The user does not exist.")
+            }
+            let enrollments = try await runtime.store.deviceEnrollments(userID: userID)
+            return Response.json(.array(enrollments.map(Self.representation)))
+        }
+        group.get("guardian/enrollments/:id") { _, context in
+            try context.requireScope("read:guardian_enrollments")
+            let id = try ManagementRequest.parameter("id", of: context)
+            guard let enrollment = try await runtime.store.deviceEnrollment(id: id) else { throw Self.notFound }
+            return Response.json(Self.representation(enrollment))
+        }
+        group.delete("guardian/enrollments/:id") { request, context in
+            try await audit.change(
+                "Delete a Guardian enrollment", scope: "delete:guardian_enrollments", request, context
+            ) {
+                let id = try ManagementRequest.parameter("id", of: context)
+                guard let enrollment = try await runtime.store.deviceEnrollment(id: id),
+                    try await runtime.store.deleteDeviceEnrollment(id: id)
+                else { throw Self.notFound }
+                runtime.eventLog.record(
+                    LogEvent(
+                        date: runtime.clock.now(), type: .deviceUnenrolled,
+                        description: "Guardian enrollment deleted through the Management API",
+                        clientID: context.managementClientID, userID: enrollment.userID,
+                        details: ["enrollment_id": .string(id)]))
+                return ManagementResponse.noContent
+            }
+        }
+    }
+
+    static let notFound = ManagementError.notFound("enrollment", "The enrollment does not exist.")
+
+    /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object): no key, no
+    /// token, no secret.
+    static func representation(_ enrollment: DeviceEnrollment) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(enrollment.id), "status": "confirmed", "type": enrollment.isPushEnrolled ? "pn" : "totp",
+            "name": .string(enrollment.name), "identifier": .string(enrollment.identifier),
+            "auth_method": "guardian", "enrolled_at": ManagementResponse.timestamp(enrollment.createdAt),
+        ]
+        if let push = enrollment.pushCredentials {
+            members["push_service"] = .string(push.service)
+            members["push_disabled"] = .bool(enrollment.pushDisabled)
+        }
+        return .object(members)
     }
 
     /// `{"user_id", "send_mail"?}` → 200 `{"ticket_id", "ticket_url"}`; with `send_mail` the link is e-mailed

@@ -12,7 +12,7 @@ enum OpenAPIDocument {
     "title": "Warden",
     "version": "1.0.0",
     "summary": "Warden's Management API (v2) and the JSON endpoints of its Authentication API.",
-    "description": "Paths are relative to the issuer (`{issuer}`, which ends with a slash). The Management API lives under `/api/v2/` and follows that vendor's Management API v2 wire format: errors are `{statusCode, error, message, errorCode}`; list endpoints answer a bare array, or with `include_totals=true` a `{start, limit, length, total, <items>}` wrapper; bodies over 64 KiB are refused with 413. Its Bearer token comes from `POST /oauth/token` with `grant_type=client_credentials` and `audience={issuer}api/v2/`. Authentication API errors are `{error, error_description}` with `Cache-Control: no-store`."
+    "description": "Paths are relative to the issuer (`{issuer}`, which ends with a slash). The Management API lives under `/api/v2/` and follows that vendor's Management API v2 wire format: errors are `{statusCode, error, message, errorCode}`; list endpoints answer a bare array, or with `include_totals=true` a `{start, limit, length, total, <items>}` wrapper; bodies over 64 KiB are refused with 413. Its Bearer token comes from `POST /oauth/token` with `grant_type=client_credentials` and `audience={issuer}api/v2/`. The authenticator device API (`/appliance-mfa/api/…`, `/rich-consents/…`, tag `device`) answers errors in the Management shape. Authentication API errors are `{error, error_description}` with `Cache-Control: no-store`."
   },
   "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
   "servers": [
@@ -53,7 +53,12 @@ enum OpenAPIDocument {
       "name": "logs"
     },
     {
-      "name": "guardian"
+      "name": "guardian",
+      "description": "Authenticator enrolments (Management API)"
+    },
+    {
+      "name": "device",
+      "description": "The authenticator device API (wire-compatible with that vendor's Guardian SDKs): enrolment, the device account, pending transactions, consent details and allow / reject. Not under `/api/v2/` and not authorized by Management tokens: each operation names the `Authorization` form it takes. Errors have the Management shape `{statusCode, error, message, errorCode}`. Pending transactions also arrive, as JSON text messages with the webhook body, on the WebSocket `GET /appliance-mfa/api/device-accounts/{id}/stream` (device JWT), not described here."
     },
     {
       "name": "keys"
@@ -1363,6 +1368,61 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/api/v2/users/{id}/enrollments": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The user_id (URL-encode the `|`).",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getUserEnrollments",
+        "summary": "List a user's authenticator enrolments",
+        "tags": [
+          "guardian"
+        ],
+        "description": "Every confirmed enrolment of the user, oldest first: no key, no token, no secret.",
+        "security": [
+          {
+            "bearerAuth": [
+              "read:users"
+            ]
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The enrolments (possibly none).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/GuardianEnrollment"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundUser"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
     "/api/v2/roles": {
       "get": {
         "operationId": "getRoles",
@@ -2044,6 +2104,89 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/api/v2/guardian/enrollments/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The enrolment id (`dev_…`).",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getGuardianEnrollment",
+        "summary": "Get an authenticator enrolment",
+        "tags": [
+          "guardian"
+        ],
+        "security": [
+          {
+            "bearerAuth": [
+              "read:guardian_enrollments"
+            ]
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The enrolment.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuardianEnrollment"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundEnrollment"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteGuardianEnrollment",
+        "summary": "Delete an authenticator enrolment",
+        "tags": [
+          "guardian"
+        ],
+        "description": "The device is unenrolled: it gets no more pushes, its device-account token and JWTs stop working (404 `device_account_not_found`), and its pending transactions cannot be answered. Logs `gd_unenroll`.",
+        "security": [
+          {
+            "bearerAuth": [
+              "delete:guardian_enrollments"
+            ]
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundEnrollment"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
     "/api/v2/keys/signing/rotate": {
       "post": {
         "operationId": "rotateSigningKeys",
@@ -2399,6 +2542,330 @@ enum OpenAPIDocument {
                 }
               }
             }
+          }
+        }
+      }
+    },
+    "/appliance-mfa/api/enroll": {
+      "post": {
+        "operationId": "enrollDevice",
+        "summary": "Enrol an authenticator device",
+        "tags": [
+          "device"
+        ],
+        "description": "Header `Authorization: Ticket id=\"{ticket_id}\"` (quotes optional) with a ticket of `POST /api/v2/guardian/enrollments/ticket`. Uses the ticket up (single use, 7 days) and stores the device with its public key; `push_credentials` may be absent (the device then gets no push). A refused request (400, 409, 413) leaves the ticket usable. Logs `gd_enrollment_complete`.",
+        "security": [
+          {
+            "enrollmentTicket": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeviceEnrollmentRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The device account.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeviceEnrollmentResponse"
+                }
+              }
+            },
+            "headers": {
+              "Cache-Control": {
+                "required": true,
+                "description": "`no-store`: the body carries credentials.",
+                "schema": {
+                  "type": "string",
+                  "const": "no-store"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/DeviceInvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/EnrollmentTransactionNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/AlreadyEnrolled"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/appliance-mfa/api/device-accounts/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The enrolment (device account) id, `dev_…`.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "patch": {
+        "operationId": "updateDeviceAccount",
+        "summary": "Update the device account",
+        "tags": [
+          "device"
+        ],
+        "description": "`Authorization: Bearer {token}` with the device-account `token` of the enrolment, or an RS256 JWT signed by the enrolled device key with `iss` = the enrolment id, `sub` = the user id, `aud` = `{issuer}appliance-mfa/api/device-accounts`, `iat` and `exp` (at most 2 hours later). `push_credentials: null` removes them (no more pushes); new credentials re-enable pushes. Logs `gd_update_device_account`.",
+        "security": [
+          {
+            "deviceAccount": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeviceAccountUpdate"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The device account.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeviceAccount"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/DeviceInvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/DeviceAccountNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/AlreadyEnrolled"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteDeviceAccount",
+        "summary": "Unenrol the device",
+        "tags": [
+          "device"
+        ],
+        "description": "`Authorization: Bearer` with the device-account token or an RS256 JWT signed by the enrolled device key with `iss` = the enrolment id, `sub` = the user id, `aud` = `{issuer}appliance-mfa/api/device-accounts`, `iat` and `exp` (at most 2 hours later). Logs `gd_unenroll`.",
+        "security": [
+          {
+            "deviceAccount": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Unenrolled."
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/DeviceAccountNotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/appliance-mfa/api/device-accounts/{id}/transactions": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The enrolment (device account) id, `dev_…`.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getDeviceTransactions",
+        "summary": "List the device's pending transactions",
+        "tags": [
+          "device"
+        ],
+        "description": "Warden extension for devices without APNs/FCM, so a lost push never loses a request: the transactions of this device whose CIBA request waits for an answer, oldest first, each with the notification fields and a fresh transaction token. `Authorization: Bearer` with the device-account token or an RS256 JWT signed by the enrolled device key with `iss` = the enrolment id, `sub` = the user id, `aud` = `{issuer}appliance-mfa/api/device-accounts`, `iat` and `exp` (at most 2 hours later).",
+        "security": [
+          {
+            "deviceAccount": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The pending transactions (possibly none).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeviceTransactionList"
+                }
+              }
+            },
+            "headers": {
+              "Cache-Control": {
+                "required": true,
+                "description": "`no-store`: the body carries credentials.",
+                "schema": {
+                  "type": "string",
+                  "const": "no-store"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/DeviceAccountNotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/appliance-mfa/api/resolve-transaction": {
+      "post": {
+        "operationId": "resolveTransaction",
+        "summary": "Allow or reject a transaction",
+        "tags": [
+          "device"
+        ],
+        "description": "`Authorization: Bearer {txtkn}` (the transaction token of the notification). `challenge_response` is an RS256 JWT signed by the device key (no `kid`) with `iss` = the device `identifier`, `sub` = the challenge `c`, `aud` = `{issuer}appliance-mfa/api/resolve-transaction`, `iat`, `exp` (at most 60 s after `iat`; both may be fractional), `auth0_guardian_method: \"push\"`, `auth0_guardian_accepted` (`true` allows, `false` rejects) and optionally `auth0_guardian_reason`. The first valid answer from any of the user's devices decides the CIBA request. Logs `gd_auth_succeed` / `gd_auth_rejected`, or `gd_auth_failed` when refused.",
+        "security": [
+          {
+            "transactionToken": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ResolveTransactionRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "The answer decided the request."
+          },
+          "400": {
+            "$ref": "#/components/responses/DeviceInvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/TransactionNotFound"
+          },
+          "410": {
+            "$ref": "#/components/responses/TransactionExpired"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/rich-consents/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The consent id: `txlnkid` of the notification (`cns_…`).",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getRichConsent",
+        "summary": "Consent details of a transaction",
+        "tags": [
+          "device"
+        ],
+        "description": "`Authorization: MFA-DPoP {txtkn}` and header `MFA-DPoP: {proof}`, a DPoP proof JWT with header `{\"alg\": \"RS256\", \"typ\": \"dpop+jwt\", \"jwk\": the enrolled public JWK of the device the transaction was sent to}` and claims `htu` (this URL), `htm` `GET`, `ath` (base64url SHA-256 of the txtkn), `jti` (used once) and `iat` (may be fractional). What the device shows before the user allows or rejects. Refusals log `rich_consents_access_error`.",
+        "security": [
+          {
+            "mfaDPoP": [],
+            "mfaDPoPProof": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The consent.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RichConsent"
+                }
+              }
+            },
+            "headers": {
+              "Cache-Control": {
+                "required": true,
+                "description": "`no-store`: the body carries credentials.",
+                "schema": {
+                  "type": "string",
+                  "const": "no-store"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/DeviceUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ConsentNotFound"
+          },
+          "410": {
+            "$ref": "#/components/responses/TransactionExpired"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
           }
         }
       }
@@ -4661,6 +5128,492 @@ enum OpenAPIDocument {
           }
         }
       },
+      "GuardianEnrollment": {
+        "type": "object",
+        "description": "An authenticator enrolment as the Management API shows it (that vendor's Guardian enrollment object).",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "status",
+          "type",
+          "name",
+          "identifier",
+          "auth_method",
+          "enrolled_at"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^dev_"
+          },
+          "status": {
+            "type": "string",
+            "const": "confirmed"
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "pn",
+              "totp"
+            ],
+            "description": "`pn` when the device enrolled with push credentials, else `totp`."
+          },
+          "name": {
+            "type": "string"
+          },
+          "identifier": {
+            "type": "string",
+            "description": "The device's own identifier."
+          },
+          "auth_method": {
+            "type": "string",
+            "const": "guardian"
+          },
+          "enrolled_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 time in UTC with milliseconds."
+          },
+          "push_service": {
+            "type": "string",
+            "enum": [
+              "APNS",
+              "GCM",
+              "FCM",
+              "STREAM",
+              "WEBHOOK"
+            ]
+          },
+          "push_disabled": {
+            "type": "boolean",
+            "description": "The provider refused the push token; pushes are skipped until the device sends new credentials."
+          }
+        },
+        "if": {
+          "properties": {
+            "type": {
+              "const": "pn"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "push_service",
+            "push_disabled"
+          ]
+        },
+        "else": {
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "push_service"
+                ]
+              },
+              {
+                "required": [
+                  "push_disabled"
+                ]
+              }
+            ]
+          }
+        }
+      },
+      "PushCredentials": {
+        "type": "object",
+        "description": "Where the device's pushes go (SPEC §6.3): `APNS`, `FCM` (`GCM` is its old name), or Warden's own channels `STREAM` (the device's WebSocket) and `WEBHOOK` (`WARDEN_PUSH_WEBHOOK_URL`). `service` is matched case-insensitively and answered upper-case.",
+        "additionalProperties": false,
+        "required": [
+          "service",
+          "token"
+        ],
+        "properties": {
+          "service": {
+            "type": "string",
+            "enum": [
+              "APNS",
+              "GCM",
+              "FCM",
+              "STREAM",
+              "WEBHOOK"
+            ]
+          },
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "description": "The provider's device token (APNs device token, FCM registration token, …)."
+          }
+        }
+      },
+      "DevicePublicKey": {
+        "type": "object",
+        "description": "The device's RSA public key (at least 2048 bits) as a JWK; `n` and `e` may carry a leading zero byte.",
+        "required": [
+          "kty",
+          "n",
+          "e"
+        ],
+        "properties": {
+          "kty": {
+            "type": "string",
+            "const": "RSA"
+          },
+          "use": {
+            "type": "string",
+            "const": "sig"
+          },
+          "alg": {
+            "type": "string",
+            "const": "RS256"
+          },
+          "n": {
+            "type": "string",
+            "description": "base64url modulus."
+          },
+          "e": {
+            "type": "string",
+            "description": "base64url exponent."
+          }
+        }
+      },
+      "DeviceEnrollmentRequest": {
+        "type": "object",
+        "required": [
+          "identifier",
+          "name",
+          "public_key"
+        ],
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "description": "The device's own identifier (unique per user); `iss` of its challenge responses."
+          },
+          "name": {
+            "type": "string",
+            "description": "A display name."
+          },
+          "push_credentials": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/PushCredentials"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "public_key": {
+            "$ref": "#/components/schemas/DevicePublicKey"
+          }
+        }
+      },
+      "DeviceEnrollmentResponse": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "url",
+          "issuer",
+          "user_id",
+          "token",
+          "totp"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^dev_",
+            "description": "The enrolment (device account) id."
+          },
+          "url": {
+            "type": "string",
+            "format": "uri",
+            "description": "`{issuer}appliance-mfa`."
+          },
+          "issuer": {
+            "type": "string",
+            "description": "The issuer label shown by authenticator apps."
+          },
+          "user_id": {
+            "type": "string"
+          },
+          "token": {
+            "type": "string",
+            "description": "The device-account token (a Bearer credential of the device-account operations)."
+          },
+          "totp": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "secret",
+              "algorithm",
+              "digits",
+              "period"
+            ],
+            "properties": {
+              "secret": {
+                "type": "string",
+                "pattern": "^[A-Z2-7]+=*$",
+                "description": "Base32."
+              },
+              "algorithm": {
+                "type": "string",
+                "const": "sha1"
+              },
+              "digits": {
+                "type": "integer",
+                "const": 6
+              },
+              "period": {
+                "type": "integer",
+                "const": 30
+              }
+            }
+          }
+        }
+      },
+      "DeviceAccount": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "identifier",
+          "name",
+          "push_credentials"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^dev_"
+          },
+          "identifier": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "push_credentials": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/PushCredentials"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "`null` when the device has none."
+          }
+        }
+      },
+      "DeviceAccountUpdate": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "name": {
+            "type": "string"
+          },
+          "push_credentials": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/PushCredentials"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "`null` removes them."
+          }
+        }
+      },
+      "DeviceTransaction": {
+        "type": "object",
+        "description": "The notification fields of one transaction (SPEC §7.2): one per (CIBA request, device).",
+        "additionalProperties": false,
+        "required": [
+          "dai",
+          "txtkn",
+          "c",
+          "d",
+          "sh",
+          "txlnkid"
+        ],
+        "properties": {
+          "dai": {
+            "type": "string",
+            "pattern": "^dev_",
+            "description": "The enrolment (device account) id."
+          },
+          "txtkn": {
+            "type": "string",
+            "description": "The transaction token: `Bearer` of resolve-transaction and `MFA-DPoP` of the consent fetch, until the request is answered or expires."
+          },
+          "c": {
+            "type": "string",
+            "description": "The challenge (`sub` of the challenge response)."
+          },
+          "d": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$",
+            "description": "The request's start, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` UTC."
+          },
+          "sh": {
+            "type": "string",
+            "description": "The issuer host, with `:port` when not the default."
+          },
+          "txlnkid": {
+            "type": "string",
+            "pattern": "^cns_",
+            "description": "The consent id."
+          },
+          "s": {
+            "type": "object",
+            "description": "The request's source, when known.",
+            "properties": {
+              "b": {
+                "type": "object",
+                "properties": {
+                  "n": {
+                    "type": "string"
+                  },
+                  "v": {
+                    "type": "string"
+                  }
+                }
+              },
+              "os": {
+                "type": "object",
+                "properties": {
+                  "n": {
+                    "type": "string"
+                  },
+                  "v": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "l": {
+            "type": "object",
+            "description": "The request's location, when known.",
+            "properties": {
+              "n": {
+                "type": "string"
+              },
+              "lat": {
+                "type": "string"
+              },
+              "long": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "DeviceTransactionList": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "transactions"
+        ],
+        "properties": {
+          "transactions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeviceTransaction"
+            }
+          }
+        }
+      },
+      "ResolveTransactionRequest": {
+        "type": "object",
+        "required": [
+          "challenge_response"
+        ],
+        "properties": {
+          "challenge_response": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",
+            "description": "The compact RS256 JWS of the answer."
+          }
+        }
+      },
+      "RichConsent": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "requested_details",
+          "created_at",
+          "expires_at"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^cns_"
+          },
+          "requested_details": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "audience",
+              "scope",
+              "binding_message",
+              "authorization_details"
+            ],
+            "properties": {
+              "audience": {
+                "type": "string",
+                "description": "The requested API (the userinfo audience when none was)."
+              },
+              "scope": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "Filtered to what the user's roles allow when the API enforces RBAC."
+              },
+              "binding_message": {
+                "type": "string"
+              },
+              "authorization_details": {
+                "type": "array",
+                "description": "As requested (RFC 9396); empty when none were.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "type"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": true
+                }
+              }
+            }
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 time in UTC with milliseconds."
+          },
+          "expires_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 time in UTC with milliseconds."
+          }
+        }
+      },
       "ClientPage": {
         "type": "object",
         "description": "A page of clients with totals (`include_totals=true`).",
@@ -5823,6 +6776,238 @@ enum OpenAPIDocument {
           }
         }
       },
+      "NotFoundEnrollment": {
+        "description": "No enrolment has this id.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "const": "inexistent_enrollment"
+                }
+              }
+            }
+          }
+        }
+      },
+      "DeviceInvalidBody": {
+        "description": "The body is not a JSON object, or a field is missing or of the wrong type or value.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 400
+                },
+                "error": {
+                  "const": "Bad Request"
+                },
+                "errorCode": {
+                  "const": "invalid_body"
+                }
+              }
+            }
+          }
+        }
+      },
+      "DeviceUnauthorized": {
+        "description": "The `Authorization` header is missing or not of the operation's form, or its credential does not verify: an unknown device-account token, a device JWT, DPoP proof or challenge response that is forged, expired, for another device, audience or URL, or replayed, a transaction token never issued.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 401
+                },
+                "error": {
+                  "const": "Unauthorized"
+                },
+                "errorCode": {
+                  "const": "invalid_token"
+                }
+              }
+            }
+          }
+        }
+      },
+      "EnrollmentTransactionNotFound": {
+        "description": "The ticket is unknown, already used or expired.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "const": "enrollment_transaction_not_found"
+                }
+              }
+            }
+          }
+        }
+      },
+      "DeviceAccountNotFound": {
+        "description": "The enrolment named by the path is gone (unenrolled, or deleted through the Management API).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "const": "device_account_not_found"
+                }
+              }
+            }
+          }
+        }
+      },
+      "TransactionNotFound": {
+        "description": "`login_transaction_not_found`: the transaction's request was already answered (through this or another device, or the e-mail page); `device_account_not_found`: the device was unenrolled.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "enum": [
+                    "login_transaction_not_found",
+                    "device_account_not_found"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
+      "ConsentNotFound": {
+        "description": "`consent_not_found`: an unknown consent, or one not linked to this transaction; `login_transaction_not_found`: the request was already answered; `device_account_not_found`: the device was unenrolled.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "enum": [
+                    "consent_not_found",
+                    "login_transaction_not_found",
+                    "device_account_not_found"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
+      "AlreadyEnrolled": {
+        "description": "The user already has a device with this `identifier`.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 409
+                },
+                "error": {
+                  "const": "Conflict"
+                },
+                "errorCode": {
+                  "const": "already_enrolled"
+                }
+              }
+            }
+          }
+        }
+      },
+      "TransactionExpired": {
+        "description": "The request expired.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 410
+                },
+                "error": {
+                  "const": "Gone"
+                },
+                "errorCode": {
+                  "const": "transaction_expired"
+                }
+              }
+            }
+          }
+        }
+      },
       "TokenBadRequest": {
         "description": "A request error: a missing or malformed parameter, a wrong content type or a repeated form parameter (`invalid_request`); a grant the server does not know (`unsupported_grant_type`) or the client may not use (`unauthorized_client`); a bad code, refresh token or `auth_req_id` (`invalid_grant`); a scope outside what was granted (`invalid_scope`); CIBA polling states (`authorization_pending`, `slow_down` with `interval` and `Retry-After`, `access_denied`, `expired_token`).",
         "content": {
@@ -6134,6 +7319,32 @@ enum OpenAPIDocument {
         "type": "http",
         "scheme": "basic",
         "description": "`client_secret_basic`: client_id and client_secret, form-urlencoded, as HTTP Basic credentials."
+      },
+      "enrollmentTicket": {
+        "type": "http",
+        "scheme": "Ticket",
+        "description": "`Authorization: Ticket id=\"{ticket_id}\"`: an enrolment ticket of `POST /api/v2/guardian/enrollments/ticket`."
+      },
+      "deviceAccount": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer …` with the device-account `token` of the enrolment response, or an RS256 JWT signed by the enrolled device key with `iss` = the enrolment id, `sub` = the user id, `aud` = `{issuer}appliance-mfa/api/device-accounts`, `iat` and `exp` (at most 2 hours later)."
+      },
+      "transactionToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer {txtkn}`: the transaction token of a notification or of the pending transactions list."
+      },
+      "mfaDPoP": {
+        "type": "http",
+        "scheme": "MFA-DPoP",
+        "description": "`Authorization: MFA-DPoP {txtkn}`: the transaction token, bound to the device key by the `MFA-DPoP` proof header."
+      },
+      "mfaDPoPProof": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "MFA-DPoP",
+        "description": "A DPoP proof JWT (RFC 9449 §4.2) signed by the device key, with its public JWK in the header, for this URL (`htu`), `htm` `GET` and the transaction token (`ath`)."
       }
     }
   }

@@ -44,26 +44,36 @@ public final class DeliveryService: Service {
     /// Stores a job and attempts it now in the background when this node has room, else wakes the sweep.
     /// Throws only when the job cannot be stored.
     func submit(kind: DeliveryJob.Kind, payload: String, expiresAt: Date) async throws {
+        try await submit(kind: kind, payloads: [payload], expiresAt: expiresAt)
+    }
+
+    /// Stores jobs of one kind together (all or none), attempts as many now as this node has room for and
+    /// leaves the rest to the sweep, which it wakes. Throws only when the jobs cannot be stored.
+    func submit(kind: DeliveryJob.Kind, payloads: [String], expiresAt: Date) async throws {
+        guard !payloads.isEmpty else { return }
         let now = clock.now()
-        let attemptNow = inFlight.add(1, ordering: .relaxed).newValue <= Self.concurrency
-        let job = DeliveryJob(
-            id: RandomToken.identifier(prefix: "job_"), kind: kind, payload: payload, attempts: attemptNow ? 1 : 0,
-            nextAttemptAt: attemptNow ? now.addingTimeInterval(Self.lease) : now, expiresAt: expiresAt,
-            createdAt: now)
+        let reserved = inFlight.add(payloads.count, ordering: .relaxed).newValue
+        let attemptNow = max(0, min(payloads.count, Self.concurrency - (reserved - payloads.count)))
+        inFlight.subtract(payloads.count - attemptNow, ordering: .relaxed)
+        let jobs = payloads.enumerated().map { index, payload in
+            DeliveryJob(
+                id: RandomToken.identifier(prefix: "job_"), kind: kind, payload: payload,
+                attempts: index < attemptNow ? 1 : 0,
+                nextAttemptAt: index < attemptNow ? now.addingTimeInterval(Self.lease) : now, expiresAt: expiresAt,
+                createdAt: now)
+        }
         do {
-            try await store.insertDeliveryJob(job)
+            try await store.insertDeliveryJobs(jobs)
         } catch {
-            inFlight.subtract(1, ordering: .relaxed)
+            inFlight.subtract(attemptNow, ordering: .relaxed)
             throw error
         }
-        guard attemptNow else {
-            inFlight.subtract(1, ordering: .relaxed)
-            wake.yield()
-            return
-        }
-        Task {
-            await attempt(job)
-            inFlight.subtract(1, ordering: .relaxed)
+        if attemptNow < jobs.count { wake.yield() }
+        for job in jobs.prefix(attemptNow) {
+            Task {
+                await attempt(job)
+                inFlight.subtract(1, ordering: .relaxed)
+            }
         }
     }
 

@@ -8,10 +8,3 @@ public protocol PushNotifier: Sendable {
     /// push is retried and never loses the request: the device can still list its transactions (SPEC §6.3).
     func notify(_ request: BackchannelRequest) async throws
 }
-
-/// The notifier of a server without authenticator enrolment: no user has a push-enrolled device, so
-/// requests of at most 300 s are refused (SPEC §6.1) and longer ones go by e-mail.
-struct NoPushDevices: PushNotifier {
-    func hasPushEnrolledDevice(userID: String) async throws -> Bool { false }
-    func notify(_ request: BackchannelRequest) async throws {}
-}

@@ -5,7 +5,8 @@ import WardenCore
 /// Keeps this node's caches (clients, APIs, grants, keys, the CIBA requests it knows to be pending) in step
 /// with the database: at once when another node announces a change (PostgreSQL `LISTEN`) or, on a SQLite
 /// file, within a second of another process's commit (`PRAGMA data_version`), and in any case every cache TTL
-/// (SPEC §2: 60 s).
+/// (SPEC §2: 60 s). Announced device transactions, and any reconnection, send this node's device streams what
+/// they have not sent yet (SPEC §7.5).
 struct CacheRefreshService: Service {
     let runtime: WardenRuntime
 
@@ -50,9 +51,12 @@ struct CacheRefreshService: Service {
             case .tenant: try await runtime.cache.reload()
             case .backchannelDecided(let id):
                 if let key = BackchannelPollTracker.Key(hex: id) { runtime.backchannelPolls.markUnverified(key) }
+            case .deviceTransactions(let id):
+                runtime.deviceStreams.refresh(enrollmentID: id)
             case .reconnected:
                 // Anything may have changed while nobody was listening.
                 runtime.backchannelPolls.markAllUnverified()
+                runtime.deviceStreams.refreshAll()
                 try await runtime.keys.refresh()
                 try await runtime.cache.reload()
             }

@@ -26,6 +26,9 @@ public struct DemoTenant: Sendable {
         public var cibaClientSecret: String
         public var webClientSecret: String
         public var callback: String
+        /// A fresh enrolment ticket for alice (SPEC §7.1): the quick start's one-command enrolment of the terminal
+        /// authenticator. Nothing is enrolled until someone uses it.
+        public var enrollmentTicketURL: String
     }
 
     public func seed() async throws -> Seeded {
@@ -89,8 +92,10 @@ public struct DemoTenant: Sendable {
         try await upsert(web, secret: webSecret, now: now)
 
         try await runtime.cache.reload()
+        let ticketID = try await EnrollmentTickets(runtime: runtime).issue(EnrollmentTicket(user: user.user))
         return Seeded(
-            userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback)
+            userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback,
+            enrollmentTicketURL: EnrollmentTicket.url(issuer: runtime.issuer, ticketID: ticketID))
     }
 
     private func upsert(_ client: Client, secret: String?, now: Date) async throws {

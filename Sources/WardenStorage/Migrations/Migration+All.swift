@@ -261,5 +261,25 @@ extension Migration {
                 "CREATE INDEX device_transactions_expiry ON device_transactions (expires_at)",
             ]
         },
+        // Transaction tokens became JWTs naming the transaction (nothing secret stored): the table is keyed
+        // by transaction id, one per (request, device). No release wrote rows under version 4.
+        Migration(version: 5, name: "device transactions by id") { _ in
+            [
+                "DROP TABLE device_transactions",
+                """
+                CREATE TABLE device_transactions (
+                    id TEXT PRIMARY KEY,
+                    request_id TEXT NOT NULL,
+                    enrollment_id TEXT NOT NULL,
+                    challenge TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    UNIQUE (request_id, enrollment_id)
+                )
+                """,
+                "CREATE INDEX device_transactions_enrollment ON device_transactions (enrollment_id, created_at)",
+                "CREATE INDEX device_transactions_expiry ON device_transactions (expires_at)",
+            ]
+        },
     ]
 }

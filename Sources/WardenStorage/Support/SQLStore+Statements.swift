@@ -40,6 +40,26 @@ extension SQLStore {
         }
     }
 
+    /// The most rows of one multi-row `INSERT` (SQLite binds at most 32,766 values per statement).
+    static let rowsPerInsert = 500
+
+    /// Inserts `items` into `table`, ``rowsPerInsert`` rows per statement, all in one transaction.
+    func insertRows<Item: Sendable>(
+        into table: String, columns: [String], _ items: [Item],
+        values: @escaping @Sendable (Item) -> [any Encodable & Sendable]
+    ) async throws {
+        try await transaction { db in
+            var start = items.startIndex
+            while start < items.endIndex {
+                let end = min(start + Self.rowsPerInsert, items.endIndex)
+                let insert = db.insert(into: table).columns(columns)
+                for item in items[start..<end] { insert.values(values(item)) }
+                try await insert.run()
+                start = end
+            }
+        }
+    }
+
     /// The rows of `table` matching `predicate` in `order`, one page of them (and the count of all matches),
     /// or all of them when `page` is `nil`.
     func fetchPage<Item: Sendable>(
