@@ -9,8 +9,9 @@ struct Warden: AsyncParsableCommand {
         discussion: """
             Flags override environment variables, which override defaults.
             Start with demo data:   warden serve --demo
+            Approve on this terminal: warden authenticator enroll TICKET_URL, then warden authenticator listen
             """,
-        subcommands: [Serve.self, Migrate.self, Keys.self],
+        subcommands: [Serve.self, Migrate.self, Keys.self, AuthenticatorCommand.self],
         defaultSubcommand: nil
     )
 }

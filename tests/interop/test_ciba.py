@@ -10,10 +10,7 @@ recorder; durability (§6.2 "State is durable") with a server of the test's own 
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import shutil
-import tempfile
 import time
 from urllib.parse import parse_qs, urljoin, urlsplit
 
@@ -27,7 +24,7 @@ from cibalib import (EMAIL_EXPIRY, SCOPE, PingRecorder, bc_authorize, binding_me
                      ciba_app, ciba_client, decide, login_hint, open_approval_page, poll, request_form,
                      start_request, submit_decision, transfer_details)
 from pkcelib import assert_oauth_error, auth0_token_verifier, create_user, hosted_login, parse_page
-from wardenlib import HTTP_TIMEOUT, Warden, describe, json_of, uid, verify_jwt
+from wardenlib import HTTP_TIMEOUT, Warden, describe, json_of, own_node, uid, verify_jwt
 
 PENDING = "The end-user authorization is pending"
 DENIED = "The end-user denied the authorization request or it has been expired"
@@ -395,15 +392,8 @@ def test_a_pending_request_survives_a_restart(warden, smtp_sink):
     """SPEC §6.2: state is durable. A server of this test's own (a fresh SQLite file, or the PostgreSQL database)
     is stopped after the request is made and mailed, started again on the same database and port; the link and
     the auth_req_id still work."""
-    choice = os.environ.get("WARDEN_TEST_DATABASE", "sqlite").strip()
-    workdir = tempfile.mkdtemp(prefix="warden-interop-ciba-")
-    database = choice if choice.startswith(("postgres://", "postgresql://")) else f"sqlite:{workdir}/ciba.sqlite"
-    node = Warden(binary=warden.binary, workdir=workdir, database_url=database, mgmt_client_id="ciba-restart-mgmt",
-                  mgmt_client_secret=secrets.token_urlsafe(36), pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
-                  env={"WARDEN_SMTP_URL": smtp_sink.url})
-    try:
-        node.start()
-        node.wait_ready(timeout=30)
+    with own_node(binary=warden.binary, mgmt_client_id="ciba-restart-mgmt", prefix="warden-interop-ciba-",
+                  env={"WARDEN_SMTP_URL": smtp_sink.url}) as node:
         app = ciba_app(node)
         auth_req_id, form = start_request(node, app)
         assert_oauth_error(poll(node, app, auth_req_id), 400, "authorization_pending")
@@ -422,10 +412,3 @@ def test_a_pending_request_survives_a_restart(warden, smtp_sink):
         assert r.status_code == 200, describe(r)
         check_tokens(node, app, json_of(r), details=form["authorization_details"])
         assert_oauth_error(poll(node, app, auth_req_id), 400, "invalid_grant")
-        assert node.crash_report() is None, node.crash_report()
-    except BaseException:
-        print(node.output_tail(80))
-        raise
-    finally:
-        node.stop()
-        shutil.rmtree(workdir, ignore_errors=True)

@@ -393,6 +393,31 @@ def running_nodes(database_url: str, *, count: int = 2, mgmt_client_id: str = "m
             shutil.rmtree(node.workdir, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def own_node(*, binary: str, mgmt_client_id: str, prefix: str,
+             env: dict[str, str] | None = None) -> Iterator[Warden]:
+    """A Warden of a test's own on the suite's database (a fresh SQLite file, or the PostgreSQL database of
+    WARDEN_TEST_DATABASE), started and ready; its output is printed when the body fails; stopped and its
+    directory removed on exit."""
+    choice = os.environ.get("WARDEN_TEST_DATABASE", "sqlite").strip()
+    workdir = tempfile.mkdtemp(prefix=prefix)
+    database = choice if choice.startswith(("postgres://", "postgresql://")) else f"sqlite:{workdir}/warden.sqlite"
+    node = Warden(binary=binary, workdir=workdir, database_url=database, mgmt_client_id=mgmt_client_id,
+                  mgmt_client_secret=secrets.token_urlsafe(36), pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
+                  env=env)
+    try:
+        node.start()
+        node.wait_ready(timeout=30)
+        yield node
+        assert node.crash_report() is None, node.crash_report()
+    except BaseException:
+        print(node.output_tail(120))
+        raise
+    finally:
+        node.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def wait_until(condition, timeout: float = 5.0, step: float = 0.05, what: str = "the condition"):
     """Polls `condition()` until it returns something truthy (returned) or `timeout` seconds pass (AssertionError)."""
     deadline = time.monotonic() + timeout

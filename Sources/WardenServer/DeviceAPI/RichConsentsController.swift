@@ -15,25 +15,32 @@ struct RichConsentsController {
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("rich-consents/:id") { request, context in
+            var resolved: DeviceTransactions.Resolved?
             do {
-                return try await consent(request, context)
+                return try await consent(request, context, resolved: &resolved)
             } catch let error as ManagementError {
+                var details: [String: JSONValue] = ["errorCode": .string(error.errorCode)]
+                if let resolved { details["enrollment_id"] = .string(resolved.enrollment.id) }
                 runtime.eventLog.record(
                     LogEvent(
                         date: runtime.clock.now(), type: .richConsentsAccessError,
-                        description: "Consent access refused: \(error.message)",
+                        description: "Consent access refused: \(error.message)", clientID: resolved?.request.clientID,
                         ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
-                        userAgent: request.headers[.userAgent],
-                        details: ["errorCode": .string(error.errorCode)]))
+                        userAgent: request.headers[.userAgent], userID: resolved?.request.userID, details: details))
                 throw error
             }
         }
     }
 
-    private func consent(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
+    /// The consent; `resolved` is set as soon as the transaction is known, for the log of a refusal.
+    private func consent(
+        _ request: Request, _ context: WardenRequestContext,
+        resolved resolvedTransaction: inout DeviceTransactions.Resolved?
+    ) async throws -> Response {
         let consentID = try ManagementRequest.parameter("id", of: context)
         let token = DeviceAccountAuthorization.credentials(request, scheme: "MFA-DPoP")
         let resolved = try await runtime.deviceTransactions.resolve(token: token)
+        resolvedTransaction = resolved
         guard let token, let proof = request.headers[HTTPField.Name("MFA-DPoP")!] else {
             throw ManagementError.invalidToken("Missing the MFA-DPoP proof")
         }

@@ -144,11 +144,18 @@ enum ManagementResponse {
     }
 
     /// An ISO 8601 time with milliseconds in UTC, e.g. `2026-11-22T01:02:03.456Z` (SPEC conventions).
+    /// The date is rounded to the millisecond as storage keeps it, so a time shown before and after a round
+    /// trip through the database reads the same.
     static func timestamp(_ date: Date) -> JSONValue {
-        .string(date.formatted(timestampStyle))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (whole, remainder) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let base = Date(timeIntervalSince1970: Double(whole)).formatted(secondsStyle).dropLast()  // the "Z"
+        let digits = String(remainder)
+        return .string(base + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z")
     }
 
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let secondsStyle = Date.ISO8601FormatStyle()
 
     /// 204 with no body: a delete or a removal (SPEC §9).
     static var noContent: Response { Response(status: .noContent) }

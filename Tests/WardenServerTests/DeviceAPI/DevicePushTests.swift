@@ -38,6 +38,15 @@ struct DevicePushTests {
         #expect(Self.push(issuer: "https://id.example.com:8443/").issuerHost == "id.example.com:8443")
     }
 
+    @Test func timesRoundToTheMillisecondAsStorageKeepsThem() {
+        for seconds in [1_795_000_000.9166, 1_795_000_000.917, 1_795_000_000.91699999] {
+            #expect(ManagementResponse.timestamp(Date(timeIntervalSince1970: seconds)) == "2026-11-18T11:06:40.917Z")
+        }
+        #expect(
+            ManagementResponse.timestamp(Date(timeIntervalSince1970: 1_795_000_000.9996)) == "2026-11-18T11:06:41.000Z")
+        #expect(ManagementResponse.timestamp(Date(timeIntervalSince1970: 0.004)) == "1970-01-01T00:00:00.004Z")
+    }
+
     @Test func eachProviderGetsItsShape() {
         let push = Self.push()
         let apns = push.apnsBody(transactionToken: "T")

@@ -1,0 +1,182 @@
+"""SPEC §1 `warden authenticator`, §7: the terminal as an authenticator device, driven through a pseudo-terminal
+with pexpect. A user gets an enrolment ticket from the Management API; `warden authenticator enroll TICKET_URL`
+enrols a STREAM device in a temp WARDEN_AUTHENTICATOR_HOME; `listen` shows a CIBA request started with
+auth0-python (requested_expiry ≤ 300: the push channel, SPEC §6.1) — binding message and money transfer — and
+asks `Approve? [y/n]`; the answer decides what the client's poll returns."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+
+import pexpect
+import pytest
+from auth0.authentication.exceptions import Auth0Error
+
+from cibalib import CibaApp, binding_message, check_tokens, ciba_app, transfer_details
+from guardianlib import NOTIFICATION_CATEGORY
+from terminallib import TIMEOUT, authenticator, device_env, enrol, expect_request, poll, spawn, start_ciba, ticket_url
+from wardenlib import uid
+
+
+def answer_once(warden, app, device, details: list[dict], creditor: str, key: str, outcome: str) -> str:
+    """`listen --once` in a pseudo-terminal: a request started with auth0-python is shown, `key` answers it, the
+    terminal says `outcome` and exits 0. Returns the auth_req_id."""
+    message = binding_message()
+    listen = spawn(warden, device, "listen", "--once")
+    try:
+        listen.expect_exact("Listening for requests")
+        auth_req_id = start_ciba(warden, app, message, details)
+        expect_request(listen, app, message, creditor)
+        listen.sendline(key)
+        listen.expect_exact(outcome)
+        listen.expect(pexpect.EOF)
+    finally:
+        listen.close(force=True)
+    assert listen.exitstatus == 0, listen.before
+    return auth_req_id
+
+
+@pytest.fixture
+def app(warden) -> CibaApp:
+    return ciba_app(warden)
+
+
+def test_enroll_prints_the_enrolment_and_keeps_the_key_private(warden, app, tmp_path):
+    device = enrol(warden, app, tmp_path)
+    out = device.enroll_output
+    assert "Enrolled this terminal" in out, out
+    assert app.user.user_id in out and warden.issuer in out, out
+    assert re.search(r"Device:\s+dev_\S+", out), out
+    assert "warden authenticator listen" in out, out
+    assert stat.S_IMODE(os.stat(device.home).st_mode) == 0o700
+    files = os.listdir(device.home)
+    assert {f.rsplit(".", 1)[1] for f in files} == {"json", "pem"}, files
+    for name in files:
+        assert stat.S_IMODE(os.stat(os.path.join(device.home, name)).st_mode) == 0o600, name
+
+    # the listing shows the enrolment, with nothing pending yet
+    listing = authenticator(warden, device, "list").stdout
+    assert app.user.user_id in listing and "no pending request" in listing, listing
+
+
+def test_a_used_ticket_is_one_clear_error_line(warden, app, tmp_path):
+    url = ticket_url(warden, app.user.user_id)
+    authenticator(warden, str(tmp_path / "first"), "enroll", url)
+    again = authenticator(warden, str(tmp_path / "second"), "enroll", url, check=False)
+    assert again.returncode != 0
+    lines = again.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ticket is unknown, used or expired" in lines[0], again.stderr
+
+
+def test_listen_shows_the_transfer_and_y_approves_it(warden, app, tmp_path):
+    device = enrol(warden, app, tmp_path)
+    creditor = f"Merchant {uid()[:6]}"
+    details = transfer_details(creditor=creditor)
+    auth_req_id = answer_once(warden, app, device, details, creditor, "y", "Approved.")
+    check_tokens(warden, app, poll(warden, app, auth_req_id), details=details)
+
+
+def test_listen_n_denies_it(warden, app, tmp_path):
+    device = enrol(warden, app, tmp_path)
+    creditor = f"Merchant {uid()[:6]}"
+    auth_req_id = answer_once(warden, app, device, transfer_details(creditor=creditor), creditor, "n", "Denied.")
+    with pytest.raises(Auth0Error) as denied:
+        poll(warden, app, auth_req_id)
+    assert (denied.value.status_code, denied.value.error_code) == (400, "access_denied"), vars(denied.value)
+
+
+def test_a_request_answered_on_another_device_is_skipped_and_ctrl_c_stops(warden, app, tmp_path):
+    """Two terminals of one user: the second approves with `approve` while the first still asks; the first's
+    answer is then refused (login_transaction_not_found) in one line, and it keeps listening until Ctrl-C."""
+    first, second = enrol(warden, app, tmp_path, "first"), enrol(warden, app, tmp_path, "second")
+    creditor = f"Merchant {uid()[:6]}"
+    details = transfer_details(creditor=creditor)
+    message = binding_message()
+    listen = spawn(warden, first, "listen")
+    try:
+        listen.expect_exact("Listening for requests")
+        auth_req_id = start_ciba(warden, app, message, details)
+        expect_request(listen, app, message, creditor)
+
+        listing = authenticator(warden, second, "list").stdout
+        consent_id = re.search(r"\b(cns_\S+)\s+started .*" + re.escape(message), listing)
+        assert consent_id, listing
+        approved = authenticator(warden, second, "approve", consent_id.group(1)).stdout
+        assert message in approved and "Approved." in approved, approved
+
+        listen.sendline("y")
+        listen.expect_exact("already answered")
+        assert listen.isalive()
+        listen.sendintr()
+        listen.expect_exact("Stopped listening.")
+        listen.expect(pexpect.EOF)
+    finally:
+        listen.close(force=True)
+    assert listen.exitstatus == 0, listen.before
+
+    check_tokens(warden, app, poll(warden, app, auth_req_id), details=details)
+
+
+def test_deny_answers_the_only_pending_request_with_a_reason(warden, app, tmp_path):
+    device = enrol(warden, app, tmp_path)
+    message = binding_message()
+    auth_req_id = start_ciba(warden, app, message, transfer_details())
+    denied = authenticator(warden, device, "deny", "--reason", "not me")
+    assert message in denied.stdout and "Denied." in denied.stdout, denied.stdout
+
+    nothing = authenticator(warden, device, "approve", check=False)
+    assert nothing.returncode != 0 and nothing.stderr.strip() == "Error: no pending request", nothing.stderr
+    with pytest.raises(Auth0Error) as refused:
+        poll(warden, app, auth_req_id)
+    assert refused.value.error_code == "access_denied", vars(refused.value)
+
+
+def test_approve_and_deny_take_the_transaction_from_a_push_payload(warden, app, tmp_path):
+    """`--notification` accepts what each push channel delivers (SPEC §7.2): an APNs userInfo (from a file), an
+    FCM data map (string values, on the command line) and a webhook/stream body (on standard input)."""
+    device = enrol(warden, app, tmp_path)
+    messages = {shape: binding_message() for shape in ("apns", "fcm", "webhook")}
+    auth_req_ids = {shape: start_ciba(warden, app, message, transfer_details()) for shape, message in messages.items()}
+    pending = {t["txlnkid"]: t for t in device.pending(warden)}
+    listing = authenticator(warden, device, "list").stdout
+    fields = {}
+    for shape, message in messages.items():
+        listed = re.search(r"\b(cns_\S+)\s+started .*" + re.escape(message), listing)
+        assert listed and listed.group(1) in pending, listing
+        fields[shape] = pending[listed.group(1)]
+
+    def aps(shape: str) -> dict:
+        return {"alert": {"title": app.client["name"], "body": messages[shape]}, "category": NOTIFICATION_CATEGORY,
+                "sound": "default"}
+
+    apns = tmp_path / "apns.json"
+    apns.write_text(json.dumps({"aps": aps("apns"), "mfa": fields["apns"]}))
+    approved = authenticator(warden, device, "approve", "--notification", f"@{apns}").stdout
+    assert f"Request from {app.client['name']}" in approved and messages["apns"] in approved, approved
+    assert approved.rstrip().endswith("Approved."), approved
+    check_tokens(warden, app, poll(warden, app, auth_req_ids["apns"]), details=transfer_details())
+
+    data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields["fcm"].items()}
+    denied = authenticator(warden, device, "deny", "--reason", "not me", "--notification", json.dumps(data)).stdout
+    assert messages["fcm"] in denied and denied.rstrip().endswith("Denied."), denied
+    with pytest.raises(Auth0Error) as refused:
+        poll(warden, app, auth_req_ids["fcm"])
+    assert refused.value.error_code == "access_denied", vars(refused.value)
+
+    enrollment = device.enrollment()
+    body = {"aps": aps("webhook"), "mfa": fields["webhook"],
+            "device": {"id": enrollment["id"], **enrollment["push_credentials"]}}
+    result = subprocess.run([warden.binary, "authenticator", "approve", "--notification", "-"], input=json.dumps(body),
+                            env=device_env(warden, device.home), capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0 and result.stdout.rstrip().endswith("Approved."), result
+    check_tokens(warden, app, poll(warden, app, auth_req_ids["webhook"]), details=transfer_details())
+
+    # answered once: the same payload again is one error line
+    again = authenticator(warden, device, "approve", "--notification", f"@{apns}", check=False)
+    assert again.returncode != 0, again
+    assert again.stderr.strip().splitlines() == \
+        [f"Error: Request {fields['apns']['txlnkid']}: already answered (on this or another device)"], again.stderr
