@@ -19,7 +19,7 @@ from auth0.authentication.exceptions import Auth0Error
 from cibalib import CibaApp, binding_message, check_tokens, ciba_app, transfer_details
 from guardianlib import NOTIFICATION_CATEGORY
 from terminallib import TIMEOUT, authenticator, device_env, enrol, expect_request, poll, spawn, start_ciba, ticket_url
-from wardenlib import uid
+from wardenlib import default_binary, free_port, uid, wait_until
 
 
 def answer_once(warden, app, device, details: list[dict], creditor: str, key: str, outcome: str) -> str:
@@ -180,3 +180,27 @@ def test_approve_and_deny_take_the_transaction_from_a_push_payload(warden, app, 
     assert again.returncode != 0, again
     assert again.stderr.strip().splitlines() == \
         [f"Error: Request {fields['apns']['txlnkid']}: already answered (on this or another device)"], again.stderr
+
+
+def test_the_demo_prints_a_one_command_enrolment_for_alice(tmp_path):
+    """SPEC §1 / issue: `serve --demo` enrols nothing itself but prints the command that enrols the terminal for
+    alice; running it enrols a device of alice's."""
+    port = free_port()
+    stderr_path = tmp_path / "demo.stderr"
+    with open(stderr_path, "wb") as err:
+        server = subprocess.Popen([default_binary(), "serve", "--demo", "--port", str(port), "--database",
+                                   f"sqlite:{tmp_path}/demo.sqlite"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    try:
+        line = wait_until(lambda: re.search(r"warden authenticator enroll '([^']+)'", stderr_path.read_text()),
+                          timeout=30, what="the enrolment command in the quick start")
+        alice = re.search(r"alice@example\.com / .*\(user_id (\S+)\)", stderr_path.read_text()).group(1)
+        home = str(tmp_path / "alice-terminal")
+        enrolled = subprocess.run([default_binary(), "authenticator", "enroll", line.group(1)], capture_output=True,
+                                  text=True, timeout=TIMEOUT, env={**os.environ, "WARDEN_AUTHENTICATOR_HOME": home})
+        assert enrolled.returncode == 0, enrolled.stderr
+        assert alice in enrolled.stdout and "warden authenticator listen" in enrolled.stdout, enrolled.stdout
+        assert "requested_expiry=300" in stderr_path.read_text()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
