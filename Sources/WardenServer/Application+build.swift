@@ -33,7 +33,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
 }
 
 /// Builds the Warden application: the router, the background services (event log, cache refresh, deliveries,
-/// housekeeping), the WebSocket upgrade of the device stream (SPEC §7.5) and,
+/// housekeeping, the IP database's reload on SIGHUP), the WebSocket upgrade of the device stream (SPEC §7.5) and,
 /// with `--tls-cert`/`--tls-key`, an HTTPS listener.
 public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationProtocol {
     let configuration = runtime.configuration
@@ -56,6 +56,7 @@ public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationP
         services: [
             runtime.eventLog, CacheRefreshService(runtime: runtime), runtime.deliveries,
             HousekeepingService(runtime: runtime),
+            IPDatabaseReloadService(ipIntelligence: runtime.ipIntelligence, logger: runtime.logger),
         ],
         logger: runtime.logger
     )

@@ -22,6 +22,8 @@ public final class WardenRuntime: Sendable {
     let push: any PushNotifier
     /// Device transactions and their tokens (SPEC §7.2).
     let deviceTransactions: DeviceTransactions
+    /// The IP database (`--ip-database`, SPEC §8).
+    let ipIntelligence = IPIntelligence()
     /// The device streams open on this node (SPEC §7.5).
     let deviceStreams: DeviceStreamHub
     /// Where approval e-mails go: SMTP (`--smtp-url`) or the outbox folder (SPEC §1).
@@ -29,11 +31,14 @@ public final class WardenRuntime: Sendable {
     /// The push services by enrolled service name (SPEC §6.3): the configured APNs, FCM and webhook, and the
     /// stream.
     let pushProviders: [String: any PushProvider]
+    /// The embedder's hooks that may deny a login, run after the post-login rules (SPEC §8).
+    let postLoginPolicies: [any PostLoginPolicy]
 
-    /// Connects the pieces; keys are loaded (and created on first start).
+    /// Connects the pieces; keys are loaded (and created on first start). `postLoginPolicies` run, in this
+    /// order, on every login after the enabled post-login rules (SPEC §8).
     public static func make(
         configuration: WardenConfiguration, store: any WardenStore, clock: any WardenClock = SystemClock(),
-        logger: Logger
+        logger: Logger, postLoginPolicies: [any PostLoginPolicy] = []
     ) async throws -> WardenRuntime {
         WardenMetrics.bootstrap()
         let keys = try await KeyManager.load(store: store, clock: clock)
@@ -43,9 +48,12 @@ public final class WardenRuntime: Sendable {
         let providers = try PushProviders.make(configuration: configuration, logger: logger)
         let runtime = WardenRuntime(
             configuration: configuration, store: store, keys: keys, clock: clock, logger: logger, mail: mail,
-            pushProviders: providers)
+            pushProviders: providers, postLoginPolicies: postLoginPolicies)
         do {
             try await runtime.cache.reload()
+            if let path = configuration.ipDatabasePath {
+                try await runtime.ipIntelligence.load(path: path, logger: logger)
+            }
         } catch {
             try? await runtime.shutdown()
             throw error
@@ -68,7 +76,8 @@ public final class WardenRuntime: Sendable {
 
     private init(
         configuration: WardenConfiguration, store: any WardenStore, keys: KeyManager, clock: any WardenClock,
-        logger: Logger, mail: any MailTransport, pushProviders: [String: any PushProvider]
+        logger: Logger, mail: any MailTransport, pushProviders: [String: any PushProvider],
+        postLoginPolicies: [any PostLoginPolicy]
     ) {
         self.configuration = configuration
         self.store = store
@@ -88,6 +97,7 @@ public final class WardenRuntime: Sendable {
         self.deviceStreams = DeviceStreamHub()
         self.push = DevicePushNotifier(transactions: transactions, deliveries: self.deliveries)
         self.mail = mail
+        self.postLoginPolicies = postLoginPolicies
         self.pushProviders = pushProviders.merging(
             ["STREAM": StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })
     }

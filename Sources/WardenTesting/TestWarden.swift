@@ -26,9 +26,10 @@ public struct TestWarden: Sendable {
         }
     }
 
-    /// Starts a fresh tenant.
+    /// Starts a fresh tenant, with the embedder's `postLoginPolicies` (SPEC §8).
     public static func make(
-        engine: Engine = .sqlite, configure: (inout WardenConfiguration) -> Void = { _ in }
+        engine: Engine = .sqlite, postLoginPolicies: [any PostLoginPolicy] = [],
+        configure: (inout WardenConfiguration) -> Void = { _ in }
     ) async throws -> TestWarden {
         var configuration = WardenConfiguration(issuer: URL(string: "http://127.0.0.1:8080/")!)
         configuration.bcryptCost = 4
@@ -49,7 +50,8 @@ public struct TestWarden: Sendable {
             try await store.insertCurrentSigningKey(key)
         }
         let runtime = try await WardenRuntime.make(
-            configuration: configuration, store: store, clock: clock, logger: logger)
+            configuration: configuration, store: store, clock: clock, logger: logger,
+            postLoginPolicies: postLoginPolicies)
         try await Bootstrap(runtime: runtime).run()
         return TestWarden(
             runtime: runtime, clock: clock, managementClientID: clientID, managementClientSecret: secret)

@@ -64,6 +64,9 @@ EXPECTED_OPERATIONS = {
     ("/appliance-mfa/api/device-accounts/{id}", "delete"),
     ("/appliance-mfa/api/device-accounts/{id}/transactions", "get"), ("/appliance-mfa/api/resolve-transaction", "post"),
     ("/rich-consents/{id}", "get"),
+    ("/api/v2/post-login-rules", "get"), ("/api/v2/post-login-rules", "post"),
+    ("/api/v2/post-login-rules/{id}", "get"), ("/api/v2/post-login-rules/{id}", "patch"),
+    ("/api/v2/post-login-rules/{id}", "delete"),
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
@@ -828,6 +831,46 @@ def test_roles_and_permissions(api, warden):
     api.error(404, "inexistent_role", "POST", "/api/v2/roles/{id}/permissions", ids={"id": rid}, json=permissions)
     api.error(404, "inexistent_role", "DELETE", "/api/v2/roles/{id}/permissions", ids={"id": rid},
               json=permissions)
+
+
+# ------------------------------------------------------------------- management: post-login rules
+def test_post_login_rules(api, warden):
+    """SPEC §8: CRUD, a condition that does not parse refused naming the position, 404 after delete. The rules
+    made here never match (a user that does not exist), so the session's other logins go on."""
+    nobody = f"nobody-{uid()}@interop.test"
+    body = {"name": f"openapi rule {uid()}", "condition": f'event.user.email == "{nobody}"',
+            "deny_reason": "Not this one"}
+    created = api.expect(201, "POST", "/api/v2/post-login-rules", json=body).json()
+    rid = created["id"]
+    assert created == {**body, "id": rid, "enabled": True, "order": created["order"]}, created
+    later = api.expect(201, "POST", "/api/v2/post-login-rules",
+                       json={**body, "order": created["order"] + 1, "enabled": False}).json()
+    assert api.expect(200, "GET", "/api/v2/post-login-rules/{id}", ids={"id": rid}).json() == created
+    listed = [r["id"] for r in api.expect(200, "GET", "/api/v2/post-login-rules").json()]
+    assert listed.index(rid) < listed.index(later["id"]), listed
+    page = api.expect(200, "GET", "/api/v2/post-login-rules", params={"include_totals": "true", "per_page": 1}).json()
+    assert page["length"] == 1 and page["total"] >= 2, page
+    api.error(400, "invalid_query_string", "GET", "/api/v2/post-login-rules", params={"per_page": 0})
+    refused = api.error(400, "invalid_body", "POST", "/api/v2/post-login-rules",
+                        json={**body, "condition": '(event.user.email == "x"'})
+    assert "expected ')' at position 25" in refused["message"], refused
+    api.error(400, "invalid_body", "POST", "/api/v2/post-login-rules", json={**body, "script": "x"})
+    api.error(413, "payload_too_large", "POST", "/api/v2/post-login-rules", data=big_body(),
+              headers={"Content-Type": "application/json"})
+
+    patched = api.expect(200, "PATCH", "/api/v2/post-login-rules/{id}", ids={"id": rid},
+                         json={"enabled": False, "deny_reason": "Still not"}).json()
+    assert patched == {**created, "enabled": False, "deny_reason": "Still not"}, patched
+    api.error(400, "invalid_body", "PATCH", "/api/v2/post-login-rules/{id}", ids={"id": rid},
+              json={"condition": "event.user.email =="})
+    api.error(413, "payload_too_large", "PATCH", "/api/v2/post-login-rules/{id}", ids={"id": rid}, data=big_body(),
+              headers={"Content-Type": "application/json"})
+    for gone in (rid, later["id"]):
+        api.expect(204, "DELETE", "/api/v2/post-login-rules/{id}", ids={"id": gone})
+    api.error(404, "inexistent_post_login_rule", "GET", "/api/v2/post-login-rules/{id}", ids={"id": rid})
+    api.error(404, "inexistent_post_login_rule", "PATCH", "/api/v2/post-login-rules/{id}", ids={"id": rid},
+              json={"enabled": True})
+    api.error(404, "inexistent_post_login_rule", "DELETE", "/api/v2/post-login-rules/{id}", ids={"id": rid})
 
 
 # -------------------------------------------------------------------------------- management: logs

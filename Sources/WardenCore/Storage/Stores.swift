@@ -118,12 +118,26 @@ public protocol ArtefactStore: Sendable {
 /// Everything Warden stores.
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
-    BackchannelRequestStore, DeliveryJobStore, DeviceStore
+    BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
     /// Closes connections.
     func shutdown() async throws
+}
+
+/// Post-login rules (SPEC §8 "Post-login rules").
+public protocol PostLoginRuleStore: Sendable {
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the id exists.
+    func insertPostLoginRule(_ rule: PostLoginRule) async throws
+    func postLoginRule(id: String) async throws -> PostLoginRule?
+    /// A page of rules by ascending `order`, ties by creation, or all of them when `page` is `nil`.
+    func postLoginRules(page: PageRequest?) async throws -> PageResult<PostLoginRule>
+    /// The enabled rules in the order they run (ascending `order`, ties by creation), in one query.
+    func enabledPostLoginRules() async throws -> [PostLoginRule]
+    /// Replaces; throws ``StorageError/notFound``.
+    func updatePostLoginRule(_ rule: PostLoginRule) async throws
+    func deletePostLoginRule(id: String) async throws -> Bool
 }
 
 /// SSO sessions (SPEC §5).
@@ -142,6 +156,14 @@ public protocol SessionStore: Sendable {
     func deleteSessions(sourceFamilyID: String) async throws -> Int
     /// Deletes sessions past their absolute or idle end.
     func purgeSessions(expiredBefore date: Date) async throws
+}
+
+/// What Native-to-Web SSO adds to sessions and refresh tokens (SPEC §8).
+public protocol SessionTransferStore: Sendable {
+    /// Cascade revocation (SPEC §8 `enforce_cascade_revocation`), in one transaction: sets `revoked_at = date` on
+    /// the unrevoked refresh tokens issued within the sessions created from the refresh-token family `familyID`,
+    /// then ends those sessions. Returns how many sessions ended.
+    func endTransferredSessions(sourceFamilyID familyID: String, at date: Date) async throws -> Int
 }
 
 /// Refresh tokens (SPEC §3).

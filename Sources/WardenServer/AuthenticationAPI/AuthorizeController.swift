@@ -35,13 +35,24 @@ struct AuthorizeController: Sendable {
         }
     }
 
-    /// `GET /authorize`: validates, then answers from the SSO session or sends the person to log in.
+    /// `GET /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session, or
+    /// sends the person to log in.
     func authorize(_ request: Request, context: WardenRequestContext) async throws -> Response {
         guard let query = QueryParameters(request.uri.query) else { throw ErrorPage.malformedRequest }
         let (authorization, client) = try await validator.validate(query)
+        if let transferred = try await SessionTransferConsumer(flow: flow).respond(
+            to: authorization, client: client, query: query, request: request, context: context)
+        {
+            return transferred
+        }
         if let session = try await flow.sessions.current(request), let user = try await flow.activeUser(of: session),
             flow.isSatisfied(authorization, by: session)
         {
+            if let refusal = try await PostLoginCheck(runtime: runtime).refusal(
+                of: user, client: client, answering: authorization, request: request, context: context)
+            {
+                return refusal
+            }
             return try await flow.complete(authorization, client: client, session: session, user: user)
         }
         guard !authorization.prompt.contains(.none) else {
@@ -57,8 +68,8 @@ struct AuthorizeController: Sendable {
         return flow.loginPage(id: id, transaction: transaction, client: client)
     }
 
-    /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction,
-    /// begins (or renews) the SSO session, logs `s` and continues the flow.
+    /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction, runs the
+    /// post-login check (SPEC §8), begins (or renews) the SSO session, logs `s` and continues the flow.
     func login(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let form = try await HostedPages.readForm(request)
         let (id, transaction, client) = try await pending(form["state"])
@@ -80,6 +91,11 @@ struct AuthorizeController: Sendable {
         case .authenticated(let record):
             guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
                 throw ErrorPage.expiredTransaction
+            }
+            if let refusal = try await PostLoginCheck(runtime: runtime).refusal(
+                of: record.user, client: client, answering: transaction.request, request: request, context: context)
+            {
+                return refusal
             }
             let existing = try await flow.sessions.current(request)
             let (session, cookie) = try await flow.sessions.signIn(userID: record.user.userID, existing: existing)

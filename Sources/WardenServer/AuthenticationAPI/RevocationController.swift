@@ -34,7 +34,8 @@ struct RevocationController: Sendable {
         if let stored = try await runtime.store.refreshToken(hash: SecretHash.sha256Hex(token)),
             stored.clientID == record.client.clientID
         {
-            let revoked = try await runtime.store.revokeRefreshTokenFamily(stored.familyID, at: runtime.clock.now())
+            let revoked = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
+                family: stored.familyID, of: stored.clientID, at: runtime.clock.now())
             if revoked > 0 {
                 issuer.log(
                     .refreshTokenRevoked,

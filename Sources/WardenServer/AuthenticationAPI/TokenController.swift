@@ -24,7 +24,7 @@ struct TokenController: Sendable {
         guard let grantType = parameters["grant_type"] else {
             throw OAuthError.invalidRequest("Missing required parameter: grant_type")
         }
-        guard let handler = grants.handler(for: GrantType(rawValue: grantType)) else {
+        guard let handler = grants.handler(for: GrantType(rawValue: grantType), parameters: parameters) else {
             throw OAuthError(.unsupportedGrantType, "Unsupported grant type: \(grantType)")
         }
         let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)

@@ -57,7 +57,9 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
         case .consumed(let payload):
             return try decode(payload)
         case .alreadyConsumed(let payload):
-            _ = try await runtime.store.revokeRefreshTokenFamily(try decode(payload).familyID, at: now)
+            let first = try decode(payload)
+            _ = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
+                family: first.familyID, of: first.clientID, at: now)
             throw OAuthError(.invalidGrant, "The authorization code was already used")
         case .expired:
             throw OAuthError(.invalidGrant, "The authorization code has expired")

@@ -39,23 +39,29 @@ struct TokenResponse: Sendable {
     var members: [(String, JSONValue)]
 }
 
-/// The grants this server answers, by `grant_type`.
+/// The grants this server answers, by `grant_type` (and, for a session transfer in the reference SDK's form,
+/// by `audience`: SPEC §8).
 struct GrantRegistry: Sendable {
     private let handlers: [GrantType: any GrantHandler]
+    private let sessionTransfer: SessionTransferGrant
 
     init(runtime: WardenRuntime) {
         let issuer = TokenIssuer(runtime: runtime)
+        let refresh = RefreshTokenGrant(runtime: runtime, issuer: issuer)
+        sessionTransfer = SessionTransferGrant(refresh: refresh, grantType: .refreshToken)
         let all: [any GrantHandler] = [
             ClientCredentialsGrant(runtime: runtime, issuer: issuer),
             AuthorizationCodeGrantHandler(runtime: runtime, issuer: issuer),
-            RefreshTokenGrant(runtime: runtime, issuer: issuer),
+            refresh,
             CIBAGrant(runtime: runtime, issuer: issuer),
+            SessionTransferGrant(refresh: refresh, grantType: .tokenExchange),
         ]
         handlers = Dictionary(uniqueKeysWithValues: all.map { ($0.grantType, $0) })
     }
 
-    func handler(for grantType: GrantType) -> (any GrantHandler)? {
-        handlers[grantType]
+    func handler(for grantType: GrantType, parameters: RequestParameters) -> (any GrantHandler)? {
+        if grantType == .refreshToken, sessionTransfer.isRequested(by: parameters) { return sessionTransfer }
+        return handlers[grantType]
     }
 
     /// For discovery's `grant_types_supported`.

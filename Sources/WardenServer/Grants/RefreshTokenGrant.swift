@@ -13,8 +13,30 @@ struct RefreshTokenGrant: GrantHandler {
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
-        let hash = SecretHash.sha256Hex(try request.require("refresh_token"))
-        let rotating = client.refreshToken.rotationType == "rotating"
+        let record = try await redeem(try request.require("refresh_token"), request: request)
+        let scope = try narrowedScope(request.parameters["scope"], granted: record.scope)
+        let grant = try await userGrant(record, client: client, scope: scope, idToken: scope.contains("openid"))
+        let response = try await issuer.userTokens(
+            grant, refreshToken: Self.rotates(client) ? .rotated(scope: record.scope) : .never)
+        issuer.count(.refreshToken)
+        issuer.log(
+            .refreshExchangeSucceeded, request: request, clientID: client.clientID, audience: record.audience,
+            scope: scope.joined(separator: " "), userID: record.userID)
+        return response
+    }
+
+    /// Whether `client` rotates its refresh tokens (SPEC §3 `rotation_type`).
+    static func rotates(_ client: Client) -> Bool {
+        client.refreshToken.rotationType == "rotating"
+    }
+
+    /// Redeems `token` for the request's client: its own live token, marked used when the client rotates.
+    /// Reusing a rotated token revokes its family (with the sessions made from it, SPEC §8) and logs `ferrt`;
+    /// every refusal is `invalid_grant`. Shared with ``SessionTransferGrant``.
+    func redeem(_ token: String, request: TokenRequest) async throws -> RefreshTokenRecord {
+        let client = request.client.client
+        let hash = SecretHash.sha256Hex(token)
+        let rotating = Self.rotates(client)
         // A rotating use changes the token, so ownership is checked first: another client can neither spend
         // nor (by reuse) revoke this client's token. A non-rotating use changes nothing: checked on its result.
         if rotating {
@@ -22,12 +44,12 @@ struct RefreshTokenGrant: GrantHandler {
             else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
         }
         let now = runtime.clock.now()
-        let record: RefreshTokenRecord
         switch try await runtime.store.useRefreshToken(hash: hash, rotating: rotating, now: now) {
         case .valid(let valid) where valid.clientID == client.clientID:
-            record = valid
+            return valid
         case .reused(let reused) where reused.clientID == client.clientID:
-            _ = try await runtime.store.revokeRefreshTokenFamily(reused.familyID, at: now)
+            _ = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
+                family: reused.familyID, of: reused.clientID, at: now)
             issuer.log(
                 .refreshTokenReused, request: request, clientID: client.clientID,
                 description: "A rotated refresh token was reused; its family is revoked", audience: reused.audience,
@@ -38,26 +60,23 @@ struct RefreshTokenGrant: GrantHandler {
         case .valid, .reused, .revoked, .notFound:
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         }
-        let scope = try narrowedScope(request.parameters["scope"], granted: record.scope)
+    }
+
+    /// What a redeemed token stands for, issued now with `scope`: `invalid_grant` when the user was deleted or
+    /// blocked since. `auth_time` is the session's when there still is one, else when the token was made; the
+    /// session is read only when an ID token is to carry it.
+    func userGrant(
+        _ record: RefreshTokenRecord, client: Client, scope: [String], idToken: Bool
+    ) async throws -> TokenIssuer.UserGrant {
         let user = try await issuer.activeUser(id: record.userID)
         var authTime = record.createdAt
-        // Only an ID token carries auth_time: the session is read only when one is issued.
-        if scope.contains("openid"), let sessionID = record.sessionID,
-            let session = try await runtime.store.session(id: sessionID)
-        {
+        if idToken, let sessionID = record.sessionID, let session = try await runtime.store.session(id: sessionID) {
             authTime = session.authTime
         }
-        let response = try await issuer.userTokens(
-            .init(
-                client: client, user: user, scope: scope, audience: record.audience,
-                authorizationDetails: record.authorizationDetails, sessionID: record.sessionID,
-                authTime: authTime, nonce: nil, familyID: record.familyID),
-            refreshToken: rotating ? .rotated(scope: record.scope) : .never)
-        issuer.count(.refreshToken)
-        issuer.log(
-            .refreshExchangeSucceeded, request: request, clientID: client.clientID, audience: record.audience,
-            scope: scope.joined(separator: " "), userID: record.userID)
-        return response
+        return TokenIssuer.UserGrant(
+            client: client, user: user, scope: scope, audience: record.audience,
+            authorizationDetails: record.authorizationDetails, sessionID: record.sessionID, authTime: authTime,
+            nonce: nil, familyID: record.familyID)
     }
 
     /// RFC 6749 §6: the requested scope must not include any scope not originally granted (`invalid_scope`);

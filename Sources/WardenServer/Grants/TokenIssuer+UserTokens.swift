@@ -82,7 +82,7 @@ extension TokenIssuer {
 
     /// Mints an opaque refresh token (SPEC §3: 256 random bits, stored only as its SHA-256) in the grant's
     /// family; it expires per the client's `refresh_token.token_lifetime` when `expiration_type` is `expiring`.
-    private func storeRefreshToken(_ grant: UserGrant, scope: [String]) async throws -> String {
+    func storeRefreshToken(_ grant: UserGrant, scope: [String]) async throws -> String {
         let token = RandomToken.make()
         let now = runtime.clock.now()
         let settings = grant.client.refreshToken

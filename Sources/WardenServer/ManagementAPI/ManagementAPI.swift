@@ -14,5 +14,6 @@ struct ManagementAPI {
         LogsController(runtime: runtime).addRoutes(to: group)
         SigningKeysController(runtime: runtime).addRoutes(to: group)
         GuardianController(runtime: runtime).addRoutes(to: group)
+        PostLoginRulesController(runtime: runtime).addRoutes(to: group)
     }
 }

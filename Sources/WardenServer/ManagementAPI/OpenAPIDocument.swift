@@ -50,6 +50,10 @@ enum OpenAPIDocument {
       "name": "roles"
     },
     {
+      "name": "post-login-rules",
+      "description": "Post-login rules (SPEC §8)"
+    },
+    {
       "name": "logs"
     },
     {
@@ -1829,6 +1833,245 @@ enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/api/v2/post-login-rules": {
+      "get": {
+        "operationId": "getPostLoginRules",
+        "summary": "List post-login rules",
+        "tags": [
+          "post-login-rules"
+        ],
+        "description": "In run order: ascending `order`, ties by creation; disabled rules included.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/page"
+          },
+          {
+            "$ref": "#/components/parameters/per_page"
+          },
+          {
+            "$ref": "#/components/parameters/include_totals"
+          }
+        ],
+        "security": [
+          {
+            "bearerAuth": [
+              "read:post_login_rules"
+            ]
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The rules.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PostLoginRuleList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidQuery"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createPostLoginRule",
+        "summary": "Create a post-login rule",
+        "tags": [
+          "post-login-rules"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PostLoginRuleCreate"
+              }
+            }
+          }
+        },
+        "security": [
+          {
+            "bearerAuth": [
+              "create:post_login_rules"
+            ]
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The rule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PostLoginRule"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      }
+    },
+    "/api/v2/post-login-rules/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The rule id (`plr_…`).",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getPostLoginRule",
+        "summary": "Get a post-login rule",
+        "tags": [
+          "post-login-rules"
+        ],
+        "security": [
+          {
+            "bearerAuth": [
+              "read:post_login_rules"
+            ]
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The rule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PostLoginRule"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundPostLoginRule"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updatePostLoginRule",
+        "summary": "Update a post-login rule",
+        "tags": [
+          "post-login-rules"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PostLoginRuleUpdate"
+              }
+            }
+          }
+        },
+        "security": [
+          {
+            "bearerAuth": [
+              "update:post_login_rules"
+            ]
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated rule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PostLoginRule"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundPostLoginRule"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/ManagementServerError"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deletePostLoginRule",
+        "summary": "Delete a post-login rule",
+        "tags": [
+          "post-login-rules"
+        ],
+        "security": [
+          {
+            "bearerAuth": [
+              "delete:post_login_rules"
+            ]
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Done; no body."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFoundPostLoginRule"
           },
           "500": {
             "$ref": "#/components/responses/ManagementServerError"
@@ -4808,6 +5051,116 @@ enum OpenAPIDocument {
           }
         }
       },
+      "PostLoginRule": {
+        "type": "object",
+        "description": "A post-login rule (SPEC §8): on every login (password, SSO session, session transfer) the enabled rules run in `order`; the first whose condition holds denies the login with `access_denied` and its `deny_reason`.",
+        "required": [
+          "id",
+          "name",
+          "enabled",
+          "order",
+          "condition",
+          "deny_reason"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^plr_"
+          },
+          "name": {
+            "type": "string"
+          },
+          "enabled": {
+            "type": "boolean"
+          },
+          "order": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "condition": {
+            "type": "string"
+          },
+          "deny_reason": {
+            "type": "string"
+          }
+        }
+      },
+      "PostLoginRuleCreate": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "name",
+          "condition",
+          "deny_reason"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "pattern": "\\S"
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true
+          },
+          "order": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647,
+            "description": "Enabled rules run in ascending order, ties by creation. Default on create: one more than the highest order (1 for the first rule)."
+          },
+          "condition": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "pattern": "\\S",
+            "description": "An expression over the login event (SPEC §8). Paths: `event.request.ip|asn|user_agent|geoip.countryCode`, `event.session_transfer_token` and its `client_id|scope|request.ip|request.asn|request.user_agent|request.geoip.countryCode`, `event.user.user_id|email|email_verified|app_metadata.*|user_metadata.*`, `event.client.client_id|name|app_type`. Literals: double-quoted strings (JSON escapes), numbers, `true`, `false`, `null`, arrays of literals such as `[\"US\",\"DE\"]`. Operators: `==`, `!=`, `in` (an array or a path on the right), `&&`, `||`, `!`, parentheses, `exists(path)`; `!` binds tightest, then `==`/`!=`/`in`, then `&&`, then `||`. A missing path is `null`; values of different types are neither equal nor different; `!`, `&&` and `||` take anything but `true` as false. At most 4096 characters and 32 nested parentheses and negations. A condition that does not parse is refused with 400 `invalid_body` naming the position, e.g. `expected ')' at position 17`."
+          },
+          "deny_reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "pattern": "\\S",
+            "description": "The `error_description` of the `access_denied` error redirect that ends a denied login."
+          }
+        }
+      },
+      "PostLoginRuleUpdate": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "The properties to change; none may be `null`.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "pattern": "\\S"
+          },
+          "enabled": {
+            "type": "boolean"
+          },
+          "order": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647
+          },
+          "condition": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "pattern": "\\S",
+            "description": "An expression over the login event (SPEC §8). Paths: `event.request.ip|asn|user_agent|geoip.countryCode`, `event.session_transfer_token` and its `client_id|scope|request.ip|request.asn|request.user_agent|request.geoip.countryCode`, `event.user.user_id|email|email_verified|app_metadata.*|user_metadata.*`, `event.client.client_id|name|app_type`. Literals: double-quoted strings (JSON escapes), numbers, `true`, `false`, `null`, arrays of literals such as `[\"US\",\"DE\"]`. Operators: `==`, `!=`, `in` (an array or a path on the right), `&&`, `||`, `!`, parentheses, `exists(path)`; `!` binds tightest, then `==`/`!=`/`in`, then `&&`, then `||`. A missing path is `null`; values of different types are neither equal nor different; `!`, `&&` and `||` take anything but `true` as false. At most 4096 characters and 32 nested parentheses and negations. A condition that does not parse is refused with 400 `invalid_body` naming the position, e.g. `expected ')' at position 17`."
+          },
+          "deny_reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "pattern": "\\S",
+            "description": "The `error_description` of the `access_denied` error redirect that ends a denied login."
+          }
+        }
+      },
       "LogEvent": {
         "type": "object",
         "description": "One event of the tenant log; absent fields are left out.",
@@ -5888,6 +6241,60 @@ enum OpenAPIDocument {
           }
         ]
       },
+      "PostLoginRulePage": {
+        "type": "object",
+        "description": "A page of post-login rules with totals (`include_totals=true`).",
+        "required": [
+          "start",
+          "limit",
+          "length",
+          "total",
+          "post_login_rules"
+        ],
+        "properties": {
+          "start": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Index of the first item (page × per_page)."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "description": "per_page."
+          },
+          "length": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Items in this page."
+          },
+          "total": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Items in all pages."
+          },
+          "post_login_rules": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PostLoginRule"
+            }
+          }
+        }
+      },
+      "PostLoginRuleList": {
+        "description": "A bare array of post-login rules in run order, or with `include_totals=true` the page wrapper.",
+        "oneOf": [
+          {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PostLoginRule"
+            }
+          },
+          {
+            "$ref": "#/components/schemas/PostLoginRulePage"
+          }
+        ]
+      },
       "PermissionPage": {
         "type": "object",
         "description": "A page of permissions with totals (`include_totals=true`).",
@@ -6720,6 +7127,31 @@ enum OpenAPIDocument {
                 },
                 "errorCode": {
                   "const": "inexistent_role"
+                }
+              }
+            }
+          }
+        }
+      },
+      "NotFoundPostLoginRule": {
+        "description": "No post-login rule has this id.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/ManagementError"
+                }
+              ],
+              "properties": {
+                "statusCode": {
+                  "const": 404
+                },
+                "error": {
+                  "const": "Not Found"
+                },
+                "errorCode": {
+                  "const": "inexistent_post_login_rule"
                 }
               }
             }

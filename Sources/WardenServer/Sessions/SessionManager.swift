@@ -47,11 +47,21 @@ struct SessionManager: Sendable {
             return (session, nil)
         }
         if let existing { _ = try await runtime.store.deleteSession(id: existing.id) }
+        let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod)
+        return (session, cookie)
+    }
+
+    /// Begins a new session of `userID` that authenticated now by `method` (a session transfer names the
+    /// refresh-token family it came from, SPEC §8), and the cookie that carries it.
+    func begin(
+        userID: String, method: String, sourceFamilyID: String? = nil
+    ) async throws -> (session: Session, cookie: Cookie) {
+        let now = runtime.clock.now()
         let secret = RandomToken.make()
         let session = Session(
             id: RandomToken.identifier(prefix: "", length: 32), userID: userID, createdAt: now, authTime: now,
             lastActiveAt: now, expiresAt: now.addingTimeInterval(Self.absoluteLifetime),
-            idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: Self.passwordMethod)
+            idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: method, sourceFamilyID: sourceFamilyID)
         try await runtime.store.insertSession(session, secretHash: SecretHash.sha256Hex(secret))
         let cookie = SessionCookie.make(secret: secret, maxAge: Int(Self.absoluteLifetime), secure: secureCookies)
         return (session, cookie)

@@ -281,5 +281,25 @@ extension Migration {
                 "CREATE INDEX device_transactions_expiry ON device_transactions (expires_at)",
             ]
         },
+        // MARK: version 6, post-login rules (SPEC §8)
+        // Logins read the enabled rules in run order: the index serves that query and the list.
+        Migration(version: 6, name: "post-login rules") { ddl in
+            [
+                """
+                CREATE TABLE post_login_rules (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    enabled \(ddl.boolean) NOT NULL,
+                    rule_order BIGINT NOT NULL,
+                    condition TEXT NOT NULL,
+                    deny_reason TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX post_login_rules_order ON post_login_rules (rule_order, created_at, id)",
+            ]
+        },
+        // MARK: end of version 6
     ]
 }

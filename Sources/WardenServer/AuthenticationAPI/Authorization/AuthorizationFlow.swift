@@ -62,7 +62,8 @@ struct AuthorizationFlow: Sendable {
     func complete(
         _ request: AuthorizationRequest, client: Client, session: Session, user: User
     ) async throws -> Response {
-        let granted = try await scopes.grantedScopes(request.scope, audience: request.audience, userID: user.userID)
+        let granted = session.grantable(
+            try await scopes.grantedScopes(request.scope, audience: request.audience, userID: user.userID), to: client)
         guard !client.isFirstParty || request.prompt.contains(.consent) else {
             return try await respondWithCode(request, session: session, scope: granted)
         }

@@ -1,0 +1,105 @@
+import Hummingbird
+import WardenCore
+
+/// `/api/v2/post-login-rules` (SPEC §8 "Post-login rules", §9): rules that deny a login when their condition
+/// holds. A condition that does not parse is refused with 400 `invalid_body` carrying ``RuleParser``'s message,
+/// which names the position. Logins read the rules from storage, so no cache is reloaded after a change.
+struct PostLoginRulesController {
+    let runtime: WardenRuntime
+    var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
+
+    /// The longest `name` and `deny_reason` (the reason travels in a redirect URI).
+    static let maximumTextLength = 1000
+    /// The properties of a request body: all of the rule's but `id`.
+    private static let writable = PostLoginRule.propertyNames.subtracting(["id"])
+
+    func addRoutes(to group: RouterGroup<WardenRequestContext>) {
+        group.get("post-login-rules") { request, context in
+            try context.requireScope("read:post_login_rules")
+            let (page, totals) = try ManagementRequest.paging(request)
+            let result = try await runtime.store.postLoginRules(page: page)
+            return ManagementResponse.list(
+                try result.items.map { try ManagementResponse.object(of: $0) }, total: result.total, page: page,
+                includeTotals: totals, name: "post_login_rules")
+        }
+        group.post("post-login-rules") { request, context in
+            try await audit.change("Create a post-login rule", scope: "create:post_login_rules", request, context) {
+                let body = try await ManagementBody.read(request, allowed: Self.writable)
+                let last = try await runtime.store.postLoginRules(page: nil).items.map(\.order).max()
+                var rule = PostLoginRule(
+                    id: RandomToken.identifier(prefix: PostLoginRule.idPrefix, length: 16), name: "", enabled: true,
+                    order: last.map { $0 + 1 } ?? 1, condition: "", denyReason: "")
+                try Self.apply(body, to: &rule, creating: true)
+                try await runtime.store.insertPostLoginRule(rule)
+                return Response.json(try ManagementResponse.object(of: rule), status: .created)
+            }
+        }
+        group.get("post-login-rules/:id") { _, context in
+            try context.requireScope("read:post_login_rules")
+            return Response.json(try ManagementResponse.object(of: try await rule(context)))
+        }
+        group.patch("post-login-rules/:id") { request, context in
+            try await audit.change("Update a post-login rule", scope: "update:post_login_rules", request, context) {
+                var rule = try await rule(context)
+                try Self.apply(
+                    try await ManagementBody.read(request, allowed: Self.writable), to: &rule, creating: false)
+                try await ManagementRequest.write("post_login_rule") {
+                    try await runtime.store.updatePostLoginRule(rule)
+                }
+                return Response.json(try ManagementResponse.object(of: rule))
+            }
+        }
+        group.delete("post-login-rules/:id") { request, context in
+            try await audit.change("Delete a post-login rule", scope: "delete:post_login_rules", request, context) {
+                let id = try ManagementRequest.parameter("id", of: context)
+                guard try await runtime.store.deletePostLoginRule(id: id) else { throw Self.notFound }
+                return ManagementResponse.noContent
+            }
+        }
+    }
+
+    private static let notFound = ManagementError.notFound("post_login_rule", "The post-login rule does not exist")
+
+    private func rule(_ context: WardenRequestContext) async throws -> PostLoginRule {
+        let id = try ManagementRequest.parameter("id", of: context)
+        guard let rule = try await runtime.store.postLoginRule(id: id) else { throw Self.notFound }
+        return rule
+    }
+
+    /// Sets what `body` carries; when `creating`, `name`, `condition` and `deny_reason` are required. No property
+    /// may be `null`.
+    private static func apply(_ body: ManagementBody, to rule: inout PostLoginRule, creating: Bool) throws {
+        if creating || body.has("name") { rule.name = try text(body, "name") }
+        if creating || body.has("deny_reason") { rule.denyReason = try text(body, "deny_reason") }
+        if creating || body.has("condition") {
+            let condition = try body.requiredString("condition")
+            do {
+                _ = try RuleParser.parse(condition)
+            } catch {
+                throw body.invalid("condition", error.message)
+            }
+            rule.condition = condition
+        }
+        if body.has("enabled") {
+            rule.enabled = try present(body, "enabled", try body.bool("enabled"))
+        }
+        if body.has("order") {
+            rule.order = try present(body, "order", try body.integer("order", in: 0...Int(Int32.max)))
+        }
+    }
+
+    /// A required non-blank string of at most ``maximumTextLength`` characters.
+    private static func text(_ body: ManagementBody, _ key: String) throws -> String {
+        let text = try body.requiredString(key)
+        guard text.count <= maximumTextLength else {
+            throw body.invalid(key, "Expected at most \(maximumTextLength) characters")
+        }
+        return text
+    }
+
+    /// `value`, read from `key`, which the body carries: `nil` there means `null`, refused.
+    private static func present<Value>(_ body: ManagementBody, _ key: String, _ value: Value?) throws -> Value {
+        guard let value else { throw body.invalid(key, "Expected a value but found null") }
+        return value
+    }
+}

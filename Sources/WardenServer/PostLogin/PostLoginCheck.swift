@@ -1,0 +1,80 @@
+import Hummingbird
+import Logging
+import WardenCore
+
+/// Runs the post-login hooks of SPEC §8 on a login: the enabled post-login rules in `order`, then the embedder's
+/// ``PostLoginPolicy`` values; the first denial wins.
+///
+/// The rules are read from the database on each login — one indexed query returning the few enabled rules, well
+/// under a millisecond — so a rule created or disabled on any node applies to the next login everywhere.
+struct PostLoginCheck: Sendable {
+    let runtime: WardenRuntime
+
+    /// The request part of a login event: the client IP (SPEC §8: the socket peer, or `X-Forwarded-For` from
+    /// `--trusted-proxies`), its ASN and country from the IP database, the user agent.
+    func requestInfo(_ request: Request, context: WardenRequestContext) -> LoginEvent.RequestInfo {
+        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let info = ip.flatMap(runtime.ipIntelligence.lookup)
+        return LoginEvent.RequestInfo(
+            ip: ip, asn: info?.asn, userAgent: request.headers[.userAgent], countryCode: info?.countryCode)
+    }
+
+    /// The hosted login's check of `user` signing in to `client` (SPEC §8: a password login, or an SSO session
+    /// answering `/authorize`): `nil` when the login may go on; else the refusal, an `access_denied` error redirect
+    /// to `authorization`'s redirect URI with the reason as `error_description` (and `state`), or an error page
+    /// saying why for a login that answers no authorization request (a CIBA approval link, SPEC §6.4).
+    func refusal(
+        of user: User, client: Client, answering authorization: AuthorizationRequest?, request: Request,
+        context: WardenRequestContext
+    ) async throws -> Response? {
+        let event = LoginEvent(request: requestInfo(request, context: context), user: user, client: client)
+        guard case .deny(let reason) = try await decide(event) else { return nil }
+        guard let authorization else {
+            return PageRenderer.shared.response(
+                ErrorPage(
+                    title: "Sign-in refused", message: reason, advice: "Contact the administrator if this is wrong.",
+                    status: .forbidden))
+        }
+        return authorization.responseTarget.response(OAuthError(.accessDenied, reason))
+    }
+
+    /// Whether the login may go on. A denial is logged `f` (SPEC §10) with the reason as its description and the
+    /// rule (or policy) that denied in its details.
+    func decide(_ event: LoginEvent) async throws -> PostLoginDecision {
+        guard let denial = try await firstDenial(event) else { return .allow }
+        runtime.eventLog.record(
+            LogEvent(
+                date: runtime.clock.now(), type: .loginFailure, description: denial.reason,
+                clientID: event.client.clientID, clientName: event.client.name, ip: event.request.ip,
+                userAgent: event.request.userAgent, userID: event.user.userID, userName: event.user.email,
+                details: denial.details))
+        return .deny(reason: denial.reason)
+    }
+
+    private func firstDenial(_ event: LoginEvent) async throws -> (reason: String, details: [String: JSONValue])? {
+        let evaluator = RuleEvaluator(event: event)
+        for rule in try await runtime.store.enabledPostLoginRules() where matches(rule, evaluator) {
+            let source: JSONValue = ["id": .string(rule.id), "name": .string(rule.name)]
+            return (rule.denyReason, ["post_login_rule": source])
+        }
+        for policy in runtime.postLoginPolicies {
+            if case .deny(let reason) = try await policy.evaluate(event) {
+                return (reason, ["post_login_policy": .string(String(describing: type(of: policy)))])
+            }
+        }
+        return nil
+    }
+
+    /// Whether `rule` denies. A stored condition that does not parse (the Management API accepts none) fails
+    /// closed: it denies, and the operator is told which rule to fix.
+    private func matches(_ rule: PostLoginRule, _ evaluator: RuleEvaluator) -> Bool {
+        do {
+            return evaluator.matches(try RuleParser.parse(rule.condition))
+        } catch {
+            runtime.logger.error(
+                "A post-login rule does not parse: it denies every login until fixed",
+                metadata: ["rule": "\(rule.id)", "error": "\(error)"])
+            return true
+        }
+    }
+}
