@@ -43,6 +43,12 @@ extension SQLStore {
             .first().map(Self.deviceEnrollment)
     }
 
+    /// One `SELECT` on the `UNIQUE (user_id, identifier)` index.
+    public func deviceEnrollment(userID: String, identifier: String) async throws -> DeviceEnrollment? {
+        try await sql.select().column(SQLLiteral.all).from("device_enrollments").where("user_id", .equal, userID)
+            .where("identifier", .equal, identifier).first().map(Self.deviceEnrollment)
+    }
+
     /// One `SELECT … WHERE user_id = ? ORDER BY created_at, id`.
     public func deviceEnrollments(userID: String) async throws -> [DeviceEnrollment] {
         try await sql.select().column(SQLLiteral.all).from("device_enrollments").where("user_id", .equal, userID)

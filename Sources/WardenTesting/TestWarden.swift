@@ -101,7 +101,9 @@ public enum TestWardenError: Error {
 actor StoreRegistry {
     static let shared = StoreRegistry()
     private var sqlite: [SQLStore] = []
-    private var postgres: SQLStore?
+    /// One connection for every PostgreSQL tenant: a task, so tenants made concurrently while it connects (the
+    /// actor is reentrant across the `await`) share it instead of each opening — and dropping — a pool.
+    private var postgres: Task<SQLStore, any Error>?
 
     func store(engine: TestWarden.Engine, logger: Logger) async throws -> SQLStore {
         switch engine {
@@ -111,12 +113,15 @@ actor StoreRegistry {
             sqlite.append(store)
             return store
         case .postgres:
-            if let postgres { return postgres }
+            if let postgres { return try await postgres.value }
             let url = ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"]!
-            let store = try await SQLStore.connect(url: url, logger: logger)
-            try await store.migrate()
-            postgres = store
-            return store
+            let connecting = Task {
+                let store = try await SQLStore.connect(url: url, logger: logger)
+                try await store.migrate()
+                return store
+            }
+            postgres = connecting
+            return try await connecting.value
         }
     }
 }

@@ -83,6 +83,9 @@ struct DeviceStoreTests {
             }
             #expect(try await store.deviceEnrollments(userID: user) == [oldest, middle, newest])
             #expect(try await store.deviceEnrollments(userID: someoneElses.userID) == [someoneElses])
+            #expect(try await store.deviceEnrollment(userID: user, identifier: middle.identifier) == middle)
+            #expect(try await store.deviceEnrollment(userID: user, identifier: someoneElses.identifier) == nil)
+            #expect(try await store.deviceEnrollment(userID: someoneElses.userID, identifier: middle.identifier) == nil)
         }
     }
 

@@ -240,6 +240,8 @@ public protocol DeviceStore: Sendable {
     func deviceEnrollment(id: String) async throws -> DeviceEnrollment?
     /// The enrolment whose device-account token hashes to `tokenHash`.
     func deviceEnrollment(tokenHash: String) async throws -> DeviceEnrollment?
+    /// The user's enrolment named `identifier` (unique per user, SPEC §7.1), in one indexed query.
+    func deviceEnrollment(userID: String, identifier: String) async throws -> DeviceEnrollment?
     /// The user's enrolments, oldest first.
     func deviceEnrollments(userID: String) async throws -> [DeviceEnrollment]
     /// Replaces the name, identifier, push credentials and `pushDisabled`; throws ``StorageError/notFound``,

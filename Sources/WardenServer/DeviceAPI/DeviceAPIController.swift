@@ -43,9 +43,7 @@ struct DeviceAPIController {
         let tickets = EnrollmentTickets(runtime: runtime)
         // Refuse a taken identifier before the ticket is used, so the device can retry with another.
         guard let ticket = try await tickets.peek(ticketID) else { throw ManagementError.enrollmentTransactionNotFound }
-        if try await runtime.store.deviceEnrollments(userID: ticket.userID).contains(where: {
-            $0.identifier == identifier
-        }) {
+        if try await runtime.store.deviceEnrollment(userID: ticket.userID, identifier: identifier) != nil {
             throw ManagementError.alreadyEnrolled
         }
         guard try await tickets.consume(ticketID) != nil else { throw ManagementError.enrollmentTransactionNotFound }
