@@ -1,0 +1,59 @@
+import Foundation
+import JWTKit
+
+/// The provider's signing keys (RFC 7517 §5, SPEC §2), fetched from `jwks_uri` on first use and kept.
+///
+/// A token signed with a key this cache does not know (a `kid` not in it) makes it fetch the JWKS once more,
+/// so a key rotation on the server is picked up without a restart; concurrent fetches share one request.
+/// Keys the SDK cannot use (another `kty`, a malformed key) are skipped.
+actor JWKSCache {
+    let url: URL
+    let transport: any HTTPTransport
+    private var keys = JWTKeyCollection()
+    private var kids: Set<String> = []
+    private var loaded = false
+    private var loading: Task<(JWTKeyCollection, Set<String>), any Error>?
+    /// How many times the JWKS was fetched (for tests and diagnostics).
+    private(set) var fetchCount = 0
+
+    init(url: URL, transport: any HTTPTransport) {
+        self.url = url
+        self.transport = transport
+    }
+
+    /// The key collection, when it holds `kid`: from the cache, else after one (re)fetch; `nil` if even the
+    /// fresh JWKS lacks it.
+    func keys(containing kid: String) async throws -> JWTKeyCollection? {
+        if loaded, kids.contains(kid) { return keys }
+        try await reload()
+        return kids.contains(kid) ? keys : nil
+    }
+
+    private func reload() async throws {
+        if let loading {
+            _ = try await loading.value
+            return
+        }
+        let task = Task { [url, transport] in try await Self.fetch(url, transport) }
+        loading = task
+        defer { loading = nil }
+        fetchCount += 1
+        (keys, kids) = try await task.value
+        loaded = true
+    }
+
+    private static func fetch(
+        _ url: URL, _ transport: any HTTPTransport
+    ) async throws -> (JWTKeyCollection, Set<String>) {
+        let response = try await WardenClient.send(
+            HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")]), transport)
+        let set = try WardenClient.decodeSuccess(JWKS.self, from: response)
+        let collection = JWTKeyCollection()
+        var kids: Set<String> = []
+        for key in set.keys {
+            guard let kid = key.keyIdentifier?.string, (try? await collection.add(jwk: key)) != nil else { continue }
+            kids.insert(kid)
+        }
+        return (collection, kids)
+    }
+}
