@@ -160,6 +160,31 @@ let package = Package(
             path: "Tools/WardenPushFake",
             swiftSettings: swiftSettings
         ),
+        // The runnable examples of the README walkthrough, on the WardenClient SDK: an agent asking for a
+        // transfer's approval by CIBA, the resource server it calls, and a native app opening the web app.
+        .executableTarget(
+            name: "ciba-agent",
+            dependencies: ["WardenClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/ciba-agent",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "protected-api",
+            dependencies: [
+                "WardenClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/protected-api",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "native-to-web",
+            dependencies: ["WardenClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/native-to-web",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "wardenTests",
             dependencies: ["warden", .product(name: "ArgumentParser", package: "swift-argument-parser")],
