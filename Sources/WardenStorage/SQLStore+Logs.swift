@@ -23,8 +23,8 @@ extension SQLStore {
     public func appendLogs(_ events: [LogEvent]) async throws {
         guard let first = events.first else { return }
         let columns = Self.logColumns(first).map(\.name) + ["data"]
-        let rows = try events.map { event in
-            try (Self.logColumns(event).map(\.value) + [JSONColumn.encode(LogEventDocument(event))])
+        let rows = events.map { event in
+            (Self.logColumns(event).map(\.value) + [LogEventDocument(event).json])
                 .map { SQLBind($0) as any SQLExpression }
         }
         let insert = { @Sendable (db: any SQLDatabase, rows: ArraySlice<[any SQLExpression]>) in

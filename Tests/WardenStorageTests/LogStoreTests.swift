@@ -43,6 +43,20 @@ struct LogStoreTests {
         }
     }
 
+    @Test("The stored document: sorted keys, absent fields left out, every field read back (escapes too)")
+    func documentText() throws {
+        let bare = LogEvent(logID: "log_1", date: storedTime(), type: .clientCredentialsSucceeded)
+        let bareDocument = LogEventDocument(bare)
+        #expect(bareDocument.json == #"{"date":\#(bareDocument.date),"details":{},"log_id":"log_1","type":"seccft"}"#)
+        let odd = LogEvent(
+            logID: "log_2", date: storedTime(), type: .wrongPassword, description: "say \"hi\" <b>&</b>\n\t\u{1}",
+            userAgent: "Mozilla/5.0 (X11; Linux) é 日本 \u{2028}", userName: "back\\slash",
+            details: ["b": ["x": 1.5, "a": nil], "a": "→"])
+        for event in [bare, odd, Self.event(user: "auth0|u")] {
+            #expect(try JSONColumn.decode(LogEventDocument.self, from: LogEventDocument(event).json).event == event)
+        }
+    }
+
     @Test("Checkpoint paging: events after a log_id, oldest first", arguments: TestDatabase.available)
     func checkpoints(database: TestDatabase) async throws {
         try await database.withStore { store in

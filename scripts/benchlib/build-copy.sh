@@ -2,7 +2,7 @@
 # `swift build` in the checkout other people are editing, and so that their edits during a measurement do not
 # touch the binary being measured. Used by scripts/bench-push; any scripts/bench-* can use it the same way:
 #
-#   source "$REPO/scripts/bench/build-copy.sh"
+#   source "$REPO/scripts/benchlib/build-copy.sh"
 #   build_release_copy            # sets WARDEN_BIN (then lib.sh's start_warden skips its own build)
 #
 # What is built: the committed HEAD (`git archive`), so a report names exactly one commit and half-done edits
@@ -14,7 +14,11 @@
 # Package.swift, Package.resolved, Sources/, Tests/ and Tools/ are copied (SwiftPM wants every declared
 # target's folder); a file is rewritten only when its content changed (unchanged files keep their inode and
 # mtime, so SwiftPM does not rebuild them), and a file gone from the source is deleted from the copy.
-# Needs: log and die (scripts/bench/lib.sh), REPO, git, swift. Sets WARDEN_BIN, BUILD_DIR, BUILD_SECS,
+# With BUILD_BENCHMARKS=1 (scripts/bench) the Benchmarks/ package is copied too and everything is built in
+# it, in one build directory (<copy>/Benchmarks/.build): Warden as a product of its path dependency, the
+# ceiling server, and (by `swift package benchmark` later, which finds them built) the micro benchmarks; the
+# main package's dependencies are compiled once instead of twice. Sets BENCH_PACKAGE and CEILING_BIN then.
+# Needs: log and die (scripts/benchlib/lib.sh), REPO, git, swift. Sets WARDEN_BIN, BUILD_DIR, BUILD_SECS,
 # BUILD_COMMIT (short hash, "+ uncommitted changes" for a dirty working tree).
 
 build_release_copy() {
@@ -22,6 +26,9 @@ build_release_copy() {
   local dir=$BUILD_DIR parts=() p t0 stage f
   command -v swift >/dev/null || die "swift not found (needed to build Warden; or pass WARDEN_BIN=...)"
   for p in Package.swift Sources Tests Tools; do [[ -e $REPO/$p ]] && parts+=("$p"); done
+  if [[ ${BUILD_BENCHMARKS:-0} == 1 ]]; then
+    for p in Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Servers; do parts+=("$p"); done
+  fi
   stage="$(mktemp -d "${TMPDIR:-/tmp}/warden-bench-stage.XXXXXX")"
   BUILD_COMMIT="$(cd "$REPO" && git rev-parse --short HEAD)" || { rm -rf "$stage"; die "$REPO is not a git checkout"; }
   if [[ ${BUILD_WORKTREE:-0} == 1 ]]; then
@@ -29,13 +36,19 @@ build_release_copy() {
     [[ -n "$(cd "$REPO" && git status --porcelain -- "${parts[@]}" | head -n1)" ]] \
       && BUILD_COMMIT="$BUILD_COMMIT + uncommitted changes"
   else
+    for p in "${parts[@]}"; do
+      (cd "$REPO" && git cat-file -e "HEAD:$p" 2>/dev/null) \
+        || { rm -rf "$stage"; die "$p is not in the committed HEAD: commit it, or build the working tree (BUILD_WORKTREE=1)"; }
+    done
     (cd "$REPO" && git archive --format=tar HEAD -- "${parts[@]}") | tar -xf - -C "$stage"
   fi
   [[ -f $REPO/Package.resolved ]] && cp "$REPO/Package.resolved" "$stage/"
+  [[ ${BUILD_BENCHMARKS:-0} == 1 && -f $REPO/Benchmarks/Package.resolved ]] && cp "$REPO/Benchmarks/Package.resolved" "$stage/Benchmarks/"
   mkdir -p "$dir"
   # files of the copy that the source no longer has
   (cd "$dir" && comm -13 <(cd "$stage" && find . -type f | LC_ALL=C sort) \
-    <(find Package.swift Package.resolved Sources Tests Tools -type f 2>/dev/null | sed 's|^|./|' | LC_ALL=C sort) \
+    <(find Package.swift Package.resolved Sources Tests Tools Benchmarks/Package.swift Benchmarks/Package.resolved \
+      Benchmarks/Benchmarks Benchmarks/Servers -type f 2>/dev/null | sed 's|^|./|' | LC_ALL=C sort) \
     | xargs -r -d '\n' rm -f)
   while IFS= read -r -d '' f; do
     cmp -s "$stage/$f" "$dir/$f" 2>/dev/null && continue
@@ -43,12 +56,23 @@ build_release_copy() {
     cp -f "$stage/$f" "$dir/$f"
   done < <(cd "$stage" && find . -type f -print0)
   rm -rf "$stage"
-  log "swift build -c release --product warden (in the copy $dir, of $BUILD_COMMIT)"
+  local pkg=$dir products=(warden)
+  if [[ ${BUILD_BENCHMARKS:-0} == 1 ]]; then
+    pkg=$dir/Benchmarks products=(warden CeilingServer)
+  fi
+  log "swift build -c release --product ${products[*]} (in the copy $pkg, of $BUILD_COMMIT)"
   t0=$SECONDS
-  (cd "$dir" && swift build -c release --product warden >"$dir/.bench-build.log" 2>&1) \
-    || { tail -n 30 "$dir/.bench-build.log" >&2; die "release build of Warden failed (log: $dir/.bench-build.log)"; }
+  : >"$dir/.bench-build.log"
+  for p in "${products[@]}"; do
+    (cd "$pkg" && swift build -c release --product "$p" >>"$dir/.bench-build.log" 2>&1) \
+      || { tail -n 30 "$dir/.bench-build.log" >&2; die "release build of $p failed (log: $dir/.bench-build.log)"; }
+  done
   BUILD_SECS=$((SECONDS - t0))
-  WARDEN_BIN="$(cd "$dir" && swift build -c release --show-bin-path)/warden"
+  WARDEN_BIN="$(cd "$pkg" && swift build -c release --show-bin-path)/warden"
+  if [[ ${BUILD_BENCHMARKS:-0} == 1 ]]; then
+    BENCH_PACKAGE=$pkg
+    CEILING_BIN="$(dirname "$WARDEN_BIN")/CeilingServer"
+  fi
   [[ -x $WARDEN_BIN ]] || die "no binary at $WARDEN_BIN after the build"
   log "built $WARDEN_BIN in ${BUILD_SECS}s"
 }

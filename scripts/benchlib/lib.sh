@@ -10,6 +10,9 @@
 #   start_peer              (if WANT_PEER) Glewlwyd from a writable copy on a fresh DB, provisioned
 #   measure_run ...         one warm-up + one measured wrk run, one row in $RESULTS
 #   report_machine_line, report_footer   shared lines of the Markdown report
+#   bench_fact KEY VALUE    a figure for scripts/bench (BENCH_EXPORT_DIR): kept in $TMP/facts.tsv
+# With BENCH_EXPORT_DIR set (scripts/bench does), the raw results ($TMP/results.tsv, secs.tsv, bcrypt.txt,
+# facts.tsv) are copied there as NAME.<file> on exit, before the temp dir goes.
 # Everything it starts (Warden, Glewlwyd, wrk, and perf when the caller sets PERF_PID) is stopped on exit,
 # also on failure or Ctrl-C.
 
@@ -57,6 +60,7 @@ bench_init() { # NAME
   THREADS="${THREADS:-2}"
   CONNS="${CONNS:-32}"
   STAMP="$(date +%Y%m%d-%H%M%S)"
+  BENCH_NAME=$1
   OUT="${OUT:-bench-results/$1-$STAMP.md}"
   [[ $OUT == /* ]] || OUT="$REPO/$OUT"
   if [[ -z ${PEER_DIR:-} ]]; then
@@ -116,6 +120,12 @@ cleanup() {
     fi
     "$PEER_HOME/stop.sh" >/dev/null 2>&1
   fi
+  if [[ -n ${BENCH_EXPORT_DIR:-} && -n ${BENCH_NAME:-} ]]; then
+    mkdir -p "$BENCH_EXPORT_DIR"
+    for f in results.tsv secs.tsv bcrypt.txt facts.tsv; do
+      [[ -f $TMP/$f ]] && cp "$TMP/$f" "$BENCH_EXPORT_DIR/$BENCH_NAME.$f"
+    done
+  fi
   if [[ ${KEEP_TMP:-0} == 1 ]]; then
     log "kept temp dir $TMP"
   else
@@ -123,6 +133,8 @@ cleanup() {
   fi
   exit "$rc"
 }
+
+bench_fact() { printf '%s\t%s\n' "$1" "$2" >>"$TMP/facts.tsv"; }
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -142,7 +154,8 @@ print(" ".join("%s=%s" % (k, d.get(k)) for k in ("alg", "typ", "kid")))' "$1"
 }
 
 # ------------------------------------------------------------------ Warden: build + start
-# Sets WARDEN_BIN WARDEN_BUILD WARDEN_PID WPORT WURL MGMT_SECRET WARDEN_IDLE_RSS.
+# Sets WARDEN_BIN WARDEN_BUILD WARDEN_PID WPORT WURL WARDEN_DB MGMT_SECRET WARDEN_IDLE_RSS. The database is
+# a fresh SQLite file in the temp dir, or WARDEN_DATABASE (e.g. a fresh PostgreSQL database of scripts/bench --pg).
 start_warden() {
   FAILED_STEP="building/starting Warden"
   if [[ -n ${WARDEN_BIN:-} ]]; then
@@ -164,9 +177,10 @@ start_warden() {
   WPORT="$(free_port)"
   WURL="http://127.0.0.1:$WPORT"
   MGMT_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(36))')"
-  log "starting Warden ($WARDEN_BIN, $WARDEN_BUILD) on $WURL, DB $TMP/warden.sqlite"
+  WARDEN_DB="${WARDEN_DATABASE:-sqlite:$TMP/warden.sqlite}"
+  log "starting Warden ($WARDEN_BIN, $WARDEN_BUILD) on $WURL, database ${WARDEN_DB%%://*}${WARDEN_DATABASE:+ (WARDEN_DATABASE)}"
   WARDEN_BOOTSTRAP_CLIENT_ID=bench-mgmt WARDEN_BOOTSTRAP_CLIENT_SECRET="$MGMT_SECRET" WARDEN_LOG_LEVEL=warning \
-    "$TMP/warden" serve --host 127.0.0.1 --port "$WPORT" --database "sqlite:$TMP/warden.sqlite" \
+    "$TMP/warden" serve --host 127.0.0.1 --port "$WPORT" --database "$WARDEN_DB" \
     >"$TMP/warden.log" 2>&1 </dev/null &
   WARDEN_PID=$!
   local ready=0
@@ -296,7 +310,8 @@ warden_version() { # short commit (+ uncommitted changes) of the repo
   [[ -n "$(cd "$REPO" && git status --porcelain 2>/dev/null | head -n1)" ]] && wv="$wv + uncommitted changes"
   echo "$wv"
 }
-warden_storage_note() { # "SQLite <journal> journal (synchronous = …, per the source)"
+warden_storage_note() { # "SQLite <journal> journal (synchronous = …, per the source)", or PostgreSQL
+  [[ $WARDEN_DB == postgres* ]] && { echo "PostgreSQL (WARDEN_DATABASE, a fresh database)"; return 0; }
   echo "SQLite $(sqlite3 "$TMP/warden.sqlite" 'PRAGMA journal_mode;' 2>/dev/null || echo '?') journal ($(grep -ho 'PRAGMA synchronous = [A-Z]*' "$REPO"/Sources/WardenStorage/Connection/*.swift 2>/dev/null | head -n1 | sed 's/PRAGMA //' || true), per the source)"
 }
 peer_storage_note() {

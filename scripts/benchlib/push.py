@@ -5,7 +5,7 @@ setup through the Management API and the device API, then the four measurements,
 It talks to Warden only from the outside, with the interop suite's helpers (tests/interop: wardenlib.Warden as
 a client handle of the running server, cibalib for the CIBA client, API and requests, guardianlib.Device for
 enrolment, the consent fetch and resolve-transaction), and to the receiver through its control endpoints
-(scripts/bench/push_webhook_sink.py). Times are time.monotonic() in every process (CLOCK_MONOTONIC), so a
+(scripts/benchlib/push_webhook_sink.py). Times are time.monotonic() in every process (CLOCK_MONOTONIC), so a
 webhook's receive time minus the driver's send time is the push latency.
 
 Setup work runs in --setup-procs forked processes × --setup-threads threads (the GIL would make one Python
@@ -509,7 +509,7 @@ def phase_devices(rx: Receiver, rss: RssSampler, pool: UserPool) -> dict:
 
 
 def phase_many(rx: Receiver, rss: RssSampler, pool: UserPool, basic: str, users: int) -> dict:
-    """(b) wrk with scripts/bench/ciba-bc-authorize.lua over the many users (round-robin, at most
+    """(b) wrk with scripts/benchlib/ciba-bc-authorize.lua over the many users (round-robin, at most
     --many-per-user requests each, fewer when (c) and (d) left less of the per-user limit) for --many-secs;
     webhooks counted at the receiver."""
     rss.phase = "b"
@@ -660,7 +660,7 @@ def report(r: dict) -> str:
         f"`push_credentials {{\"service\":\"WEBHOOK\"}}`, tests/interop/guardianlib.py's Device, "
         f"{ARGS.setup_procs} processes × {ARGS.setup_threads} threads.",
         "",
-        f"Webhook receiver (scripts/bench/push_webhook_sink.py, one asyncio process): self-test ceiling "
+        f"Webhook receiver (scripts/benchlib/push_webhook_sink.py, one asyncio process): self-test ceiling "
         f"{rx['selftest']} (wrk -t1 -c8 POSTing a signed sample notification; it needs > 20,000/s). During the run it "
         f"took {rx['received']:,} notifications on at most {rx['max_connections']} connections, checked the "
         f"signature of {checked}: "

@@ -1,4 +1,5 @@
 import Benchmark
+import GroupConfiguration
 import WardenCore
 
 /// The IP database (SPEC §1 `--ip-database`) with 500,000 ranges (``SyntheticIPDatabase``): a lookup from the
@@ -6,12 +7,7 @@ import WardenCore
 /// the table's memory (its arrays' bytes, in all and per range). Lookups cycle through 65,536 addresses so that
 /// the table is not all in cache. With `scalingFactor: .kilo`, the per-lookup figures are the scaled (`*`) ones.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2)
-    )
+    Benchmark.defaultConfiguration = .thousandOperations
 
     Benchmark("lookup text (500k ranges)") { benchmark, database in
         let probes = database.probes

@@ -61,7 +61,12 @@ extension JSONValue {
 
     static func writeString(_ value: String, to out: inout String) {
         out.append("\"")
-        if !value.utf8.contains(where: { needsEscape($0) }) {
+        // A native string's bytes are contiguous: a plain loop over them is several times faster than the
+        // UTF8View iterator (this check runs for every claim of every token).
+        let clean =
+            value.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
+            ?? !value.utf8.contains(where: needsEscape)
+        if clean {
             out.append(value)
             out.append("\"")
             return
