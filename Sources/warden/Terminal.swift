@@ -52,8 +52,8 @@ enum Terminal {
             │   warden authenticator listen
             │ and start the request with requested_expiry ≤ 300 so it goes to alice's devices:
             │   \(cibaStart(seeded, issuer: issuer, requestedExpiry: 300))
-            │ or let the example agent ask her (README "Walkthrough"; start .build/debug/protected-api first):
-            │   WARDEN_CLIENT_SECRET='\(seeded.cibaClientSecret)' .build/debug/ciba-agent --user-id '\(seeded.userID)'
+            │ or let the example agent ask her (README "Walkthrough"; start `swift run protected-api` first):
+            │   WARDEN_CLIENT_SECRET='\(seeded.cibaClientSecret)' swift run ciba-agent --user-id '\(seeded.userID)'
             │
             │ Discovery:  curl -s \(issuer).well-known/openid-configuration
             │ JWKS:       curl -s \(issuer).well-known/jwks.json
