@@ -28,6 +28,14 @@ public enum IPAddress: Hashable, Sendable {
         }
     }
 
+    /// 32 for IPv4, 128 for IPv6: the longest prefix of a network of this family.
+    public var bitWidth: Int {
+        switch self {
+        case .v4: 32
+        case .v6: 128
+        }
+    }
+
     /// The IPv4 address that an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) stands for, and
     /// any other address unchanged: a dual-stack socket reports IPv4 peers in the mapped form, and they look up
     /// as IPv4.

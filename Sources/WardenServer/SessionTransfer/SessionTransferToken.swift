@@ -66,15 +66,15 @@ enum DeviceBinding: String, Codable, Sendable {
     }
 
     /// Whether `consumer` may use a token `creator` made. An address or ASN unknown on either side never matches
-    /// (ASN 0, an unrouted range in the ip2asn data, counts as unknown); addresses compare as bytes, so two
-    /// spellings of one IPv6 address match.
+    /// (ASN 0, an unrouted range in the ip2asn data, counts as unknown); addresses compare as numbers, so two
+    /// spellings of one IPv6 address match, and so do an IPv4 address and its IPv4-mapped IPv6 form.
     func isSatisfied(creator: LoginEvent.RequestInfo, consumer: LoginEvent.RequestInfo) -> Bool {
         switch self {
         case .none:
             return true
         case .ip:
-            guard let created = creator.ip.flatMap(CIDR.parseAddress) else { return false }
-            return consumer.ip.flatMap(CIDR.parseAddress) == created
+            guard let created = creator.ip.flatMap(IPAddress.init)?.unmappingIPv4 else { return false }
+            return consumer.ip.flatMap(IPAddress.init)?.unmappingIPv4 == created
         case .asn:
             guard let asn = creator.asn, asn != 0 else { return false }
             return consumer.asn == asn

@@ -15,6 +15,7 @@ struct SessionTransferDeviceBindingTests {
     @Test(arguments: [
         (Info(ip: "203.0.113.7"), Info(ip: "203.0.113.7"), true),
         (Info(ip: "2001:db8::1"), Info(ip: "2001:db8:0:0::1"), true),
+        (Info(ip: "203.0.113.7"), Info(ip: "::ffff:203.0.113.7"), true),
         (Info(ip: "203.0.113.7"), Info(ip: "203.0.113.8"), false),
         (Info(ip: nil), Info(ip: nil), false),
         (Info(ip: "203.0.113.7"), Info(ip: nil), false),
