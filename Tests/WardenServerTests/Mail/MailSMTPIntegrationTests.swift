@@ -193,9 +193,7 @@ struct MailSMTPIntegrationTests {
     }
 
     @Test func aRefusedConnectionIsAConnectError() async throws {
-        try await Self.withDirectory { directory in
-            // A port that was free a moment ago: the server is gone.
-            let port = try await SMTPSink.with(in: directory) { $0.port }
+        try await ClosedPort.with { port in
             let error = await #expect(throws: SMTPError.self) {
                 try await Self.transport("smtp://127.0.0.1:\(port)").send(Self.message())
             }

@@ -284,3 +284,28 @@ final class SMTPSink {
             .map { try String(contentsOf: maildir.appendingPathComponent($0), encoding: .utf8) }
     }
 }
+
+/// A loopback TCP port that refuses connections for as long as the body runs: a socket bound to it but not
+/// listening (the kernel answers a SYN with RST), held so that no test running in parallel can take the port.
+enum ClosedPort {
+    static func with<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(descriptor >= 0, "socket() failed: errno \(errno)")
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        try #require(bound, "bind() failed: errno \(errno)")
+        return try await body(Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
