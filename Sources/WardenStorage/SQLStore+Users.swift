@@ -83,7 +83,13 @@ extension SQLStore {
         "The user already exists (user_id '\(record.user.userID)' or its e-mail address is taken)"
     }
 
-    private static func userRecord(_ row: any SQLRow) throws -> UserRecord {
+    /// Every column of `users`, the ones ``userRecord(_:)`` reads.
+    static let userColumnNames = [
+        "user_id", "email", "created_at", "email_verified", "name", "nickname", "picture", "blocked", "user_metadata",
+        "app_metadata", "updated_at", "last_login", "logins_count", "password_hash",
+    ]
+
+    static func userRecord(_ row: any SQLRow) throws -> UserRecord {
         var user = User(
             userID: try row.value("user_id"), email: try row.value("email"), createdAt: try row.date("created_at"))
         user.emailVerified = try row.value("email_verified")

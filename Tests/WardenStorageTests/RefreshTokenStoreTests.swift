@@ -41,6 +41,47 @@ struct RefreshTokenStoreTests {
         }
     }
 
+    @Test(
+        "context: the token with its user and its session's auth_time in one read; each may be gone",
+        arguments: TestDatabase.available)
+    func context(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            var user = User(
+                userID: uniqueID("auth0|user"), email: "\(uniqueID("user"))@example.com", createdAt: storedTime(-7200))
+            user.name = "Alice Example"
+            user.userMetadata = ["theme": "dark"]
+            user.appMetadata = ["plan": "gold"]
+            user.lastLogin = storedTime(-60)
+            user.loginsCount = 3
+            let userRecord = UserRecord(user: user, passwordHash: "$2b$12$hash")
+            try await store.insertUser(userRecord)
+            let authTime = storedTime(-900)
+            let session = Session(
+                id: uniqueID("sid"), userID: user.userID, createdAt: storedTime(-3600), authTime: authTime,
+                lastActiveAt: storedTime(), expiresAt: storedTime(3600), idleExpiresAt: storedTime(600),
+                method: "password", sourceFamilyID: nil)
+            try await store.insertSession(session, secretHash: uniqueID("secret"))
+            var token = Self.token()
+            token.userID = user.userID
+            token.sessionID = session.id
+            try await store.insertRefreshToken(token)
+
+            let context = try #require(try await store.refreshTokenContext(hash: token.tokenHash))
+            #expect(context == RefreshTokenContext(token: token, user: userRecord, sessionAuthTime: authTime))
+            #expect(context.user == (try await store.user(id: user.userID)))
+
+            #expect(try await store.deleteSession(id: session.id))
+            #expect(
+                try await store.refreshTokenContext(hash: token.tokenHash)
+                    == RefreshTokenContext(token: token, user: userRecord, sessionAuthTime: nil))
+            #expect(try await store.deleteUser(id: user.userID))
+            #expect(
+                try await store.refreshTokenContext(hash: token.tokenHash)
+                    == RefreshTokenContext(token: token, user: nil, sessionAuthTime: nil))
+            #expect(try await store.refreshTokenContext(hash: uniqueID("rt")) == nil)
+        }
+    }
+
     @Test("non-rotating: a live token is valid every time", arguments: TestDatabase.available)
     func nonRotating(database: TestDatabase) async throws {
         try await database.withStore { store in

@@ -86,8 +86,10 @@ OPERATIONS = [
     # label, warden run, peer run, source
     ("client_credentials ES256", "warden-es", "peer-es", CC),
     ("client_credentials RS256", "warden-rs", "peer-rs", CC),
-    ("refresh_token ES256 (access + ID token)", "warden-es-refresh", "peer-es-refresh", CF),
-    ("refresh_token RS256 (access + ID token)", "warden-rs-refresh", "peer-rs-refresh", CF),
+    ("refresh_token ES256, access token only on both", "warden-es-refreshat", "peer-es-refresh", CF),
+    ("refresh_token RS256, access token only on both", "warden-rs-refreshat", "peer-rs-refresh", CF),
+    ("refresh_token ES256, Warden adds the ID token", "warden-es-refresh", "peer-es-refresh", CF),
+    ("refresh_token RS256, Warden adds the ID token", "warden-rs-refresh", "peer-rs-refresh", CF),
     ("authorization-code exchange ES256 (PKCE)", "warden-es-exchange", "peer-es-exchange", CF),
     ("authorization-code exchange RS256 (PKCE)", "warden-rs-exchange", "peer-rs-exchange", CF),
     ("/authorize with an SSO session → code", "warden-es-authorize", "peer-es-authorize", CF),
@@ -242,9 +244,12 @@ def targets(lines):
     at_least("client_credentials RS256 ≥ 80% of its ceiling", ratio(rs and rs.rps, cr and cr.rps), 0.8,
              lambda v: "%.0f%% (ceiling %s req/s)" % (100 * v, num(cr.rps)))
     for a in ("es", "rs"):
-        w, p = CF.get("warden-%s-refresh" % a), CF.get("peer-%s-refresh" % a)
-        at_least("refresh_token %s ≥ 4× the peer" % ("ES256" if a == "es" else "RS256"), ratio(w and w.rps, p and p.rps),
-                 4, lambda v: "%.1f×" % v)
+        w, p = CF.get("warden-%s-refreshat" % a), CF.get("peer-%s-refresh" % a)
+        with_id = CF.get("warden-%s-refresh" % a)
+        at_least("refresh_token %s ≥ 4× the peer (the same response: one access token)" % ("ES256" if a == "es" else "RS256"),
+                 ratio(w and w.rps, p and p.rps), 4,
+                 lambda v: "%.1f× (%.1f× with Warden's ID token as well)" % (v, ratio(with_id.rps, p.rps) or 0)
+                 if with_id else "%.1f×" % v)
     poll = CIBA.get("warden-poll")
     at_least("CIBA polls ≥ 10,000 req/s", poll and poll.rps, 10000, lambda v: "%s req/s" % num(v))
     per, n = per_pending("warden")

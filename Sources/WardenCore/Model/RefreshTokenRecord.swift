@@ -47,3 +47,14 @@ public enum RefreshTokenUse: Sendable, Equatable {
     case expired
     case notFound
 }
+
+extension RefreshTokenRecord {
+    /// What using this token at `now` without rotating it gives: ``RefreshTokenUse/revoked``, else
+    /// ``RefreshTokenUse/expired``, else ``RefreshTokenUse/valid(_:)`` (a live token is valid however often it is
+    /// used).
+    public func nonRotatingUse(at now: Date) -> RefreshTokenUse {
+        if revokedAt != nil { return .revoked }
+        if let expiresAt, expiresAt <= now { return .expired }
+        return .valid(self)
+    }
+}

@@ -176,6 +176,9 @@ public protocol RefreshTokenStore: Sendable {
     func revokeRefreshTokenFamily(_ familyID: String, at date: Date) async throws -> Int
     /// The token record by hash, whatever its state.
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
+    /// The token record by hash, whatever its state, with its user and its session's `auth_time`, in one
+    /// statement (the refresh grant's read).
+    func refreshTokenContext(hash: String) async throws -> RefreshTokenContext?
 }
 
 /// Password-login failures and locks (SPEC §5: 10 failures in 15 minutes lock for 15 minutes).

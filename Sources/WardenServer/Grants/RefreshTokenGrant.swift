@@ -13,9 +13,10 @@ struct RefreshTokenGrant: GrantHandler {
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
-        let record = try await redeem(try request.require("refresh_token"), request: request)
+        let context = try await redeem(try request.require("refresh_token"), request: request)
+        let record = context.token
         let scope = try narrowedScope(request.parameters["scope"], granted: record.scope)
-        let grant = try await userGrant(record, client: client, scope: scope, idToken: scope.contains("openid"))
+        let grant = try userGrant(context, client: client, scope: scope)
         let response = try await issuer.userTokens(
             grant, refreshToken: Self.rotates(client) ? .rotated(scope: record.scope) : .never)
         issuer.count(.refreshToken)
@@ -33,21 +34,26 @@ struct RefreshTokenGrant: GrantHandler {
     /// Redeems `token` for the request's client: its own live token, marked used when the client rotates.
     /// Reusing a rotated token revokes its family (with the sessions made from it, SPEC §8) and logs `ferrt`;
     /// every refusal is `invalid_grant`. Shared with ``SessionTransferGrant``.
-    func redeem(_ token: String, request: TokenRequest) async throws -> RefreshTokenRecord {
+    ///
+    /// One read fetches the token with its user and session; a non-rotating use needs nothing else, a
+    /// rotating one then marks the token used. Ownership is checked on that read, so another client can
+    /// neither spend nor (by reuse) revoke this client's token, nor learn that it expired.
+    func redeem(_ token: String, request: TokenRequest) async throws -> RefreshTokenContext {
         let client = request.client.client
         let hash = SecretHash.sha256Hex(token)
-        let rotating = Self.rotates(client)
-        // A rotating use changes the token, so ownership is checked first: another client can neither spend
-        // nor (by reuse) revoke this client's token. A non-rotating use changes nothing: checked on its result.
-        if rotating {
-            guard let stored = try await runtime.store.refreshToken(hash: hash), stored.clientID == client.clientID
-            else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
-        }
+        guard var context = try await runtime.store.refreshTokenContext(hash: hash),
+            context.token.clientID == client.clientID
+        else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
         let now = runtime.clock.now()
-        switch try await runtime.store.useRefreshToken(hash: hash, rotating: rotating, now: now) {
-        case .valid(let valid) where valid.clientID == client.clientID:
-            return valid
-        case .reused(let reused) where reused.clientID == client.clientID:
+        let use =
+            Self.rotates(client)
+            ? try await runtime.store.useRefreshToken(hash: hash, rotating: true, now: now)
+            : context.token.nonRotatingUse(at: now)
+        switch use {
+        case .valid(let valid):
+            context.token = valid
+            return context
+        case .reused(let reused):
             _ = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
                 family: reused.familyID, of: reused.clientID, at: now)
             issuer.log(
@@ -57,26 +63,19 @@ struct RefreshTokenGrant: GrantHandler {
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         case .expired:
             throw OAuthError(.invalidGrant, "The refresh token has expired")
-        case .valid, .reused, .revoked, .notFound:
+        case .revoked, .notFound:
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         }
     }
 
     /// What a redeemed token stands for, issued now with `scope`: `invalid_grant` when the user was deleted or
-    /// blocked since. `auth_time` is the session's when there still is one, else when the token was made; the
-    /// session is read only when an ID token is to carry it.
-    func userGrant(
-        _ record: RefreshTokenRecord, client: Client, scope: [String], idToken: Bool
-    ) async throws -> TokenIssuer.UserGrant {
-        let user = try await issuer.activeUser(id: record.userID)
-        var authTime = record.createdAt
-        if idToken, let sessionID = record.sessionID, let session = try await runtime.store.session(id: sessionID) {
-            authTime = session.authTime
-        }
+    /// blocked since. `auth_time` is the session's when there still is one, else when the token was made.
+    func userGrant(_ context: RefreshTokenContext, client: Client, scope: [String]) throws -> TokenIssuer.UserGrant {
+        let record = context.token
         return TokenIssuer.UserGrant(
-            client: client, user: user, scope: scope, audience: record.audience,
-            authorizationDetails: record.authorizationDetails, sessionID: record.sessionID, authTime: authTime,
-            nonce: nil, familyID: record.familyID)
+            client: client, user: try TokenIssuer.activeUser(context.user), scope: scope, audience: record.audience,
+            authorizationDetails: record.authorizationDetails, sessionID: record.sessionID,
+            authTime: context.sessionAuthTime ?? record.createdAt, nonce: nil, familyID: record.familyID)
     }
 
     /// RFC 6749 §6: the requested scope must not include any scope not originally granted (`invalid_scope`);

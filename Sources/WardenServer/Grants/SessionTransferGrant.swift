@@ -43,8 +43,9 @@ struct SessionTransferGrant: GrantHandler {
         guard let settings = client.sessionTransfer, settings.canCreateSessionTransferToken else {
             throw OAuthError(.unauthorizedClient, "The client may not create session transfer tokens")
         }
-        let record = try await refresh.redeem(try subjectToken(request), request: request)
-        let grant = try await refresh.userGrant(record, client: client, scope: record.scope, idToken: true)
+        let context = try await refresh.redeem(try subjectToken(request), request: request)
+        let record = context.token
+        let grant = try refresh.userGrant(context, client: client, scope: record.scope)
         let token = RandomToken.make()
         let transfer = SessionTransferToken(
             userID: record.userID, clientID: client.clientID, scope: record.scope, familyID: record.familyID,

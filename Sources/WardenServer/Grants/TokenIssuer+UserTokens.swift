@@ -98,7 +98,12 @@ extension TokenIssuer {
 
     /// The user a grant is for, or `invalid_grant` when it was deleted or blocked since.
     func activeUser(id: String) async throws -> User {
-        guard let record = try await runtime.store.user(id: id), !record.user.blocked else {
+        try Self.activeUser(try await runtime.store.user(id: id))
+    }
+
+    /// The user of `record`, or `invalid_grant` when there is none (deleted) or it is blocked.
+    static func activeUser(_ record: UserRecord?) throws(OAuthError) -> User {
+        guard let record, !record.user.blocked else {
             throw OAuthError(.invalidGrant, "The user is unknown or blocked")
         }
         return record.user
