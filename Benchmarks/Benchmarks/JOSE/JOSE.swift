@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
         timeUnits: .microseconds,
-        maxDuration: .seconds(2)
+        maxDuration: .seconds(1)
     )
 
     for alg in SigningAlgorithm.allCases {
