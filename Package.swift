@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WardenCore", targets: ["WardenCore"]),
         .library(name: "WardenServer", targets: ["WardenServer"]),
         .library(name: "WardenAuthenticator", targets: ["WardenAuthenticator"]),
+        .library(name: "WardenAuthenticatorURLSession", targets: ["WardenAuthenticatorURLSession"]),
         .library(name: "WardenClient", targets: ["WardenClient"]),
     ],
     dependencies: [
@@ -117,6 +118,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WardenAuthenticatorURLSession",
+            dependencies: ["WardenAuthenticator"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WardenClient",
             dependencies: [
                 "WardenCore",
@@ -135,6 +141,10 @@ let package = Package(
                 "WardenStorage",
                 "WardenServer",
                 "WardenAuthenticator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -236,6 +246,7 @@ let package = Package(
             name: "WardenClientTests",
             dependencies: [
                 "WardenClient", "WardenCore", "WardenServer", "WardenTesting", "WardenAuthenticator",
+                "WardenAuthenticatorURLSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -248,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "WardenAuthenticatorTests",
             dependencies: [
-                "WardenAuthenticator", "WardenCore",
+                "WardenAuthenticator", "WardenAuthenticatorURLSession", "WardenCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import Testing
 import WardenAuthenticator
+import WardenAuthenticatorURLSession
 
 /// The requests an ``Authenticator`` sends, checked against the SPEC §7 wire format with a recording transport.
 @Suite struct AuthenticatorHTTPTests {

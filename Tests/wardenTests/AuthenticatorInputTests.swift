@@ -73,7 +73,9 @@ struct AuthenticatorInputTests {
         func url(_ base: String) -> String {
             let enrollment = Enrollment(
                 id: "dev_1", userID: "u", baseURL: URL(string: base)!, deviceIdentifier: "d", deviceName: "n")
-            return TransactionStream(authenticator: Authenticator(), enrollment: enrollment).url
+            return TransactionStream(
+                authenticator: Authenticator(transport: AsyncHTTPClientTransport()), enrollment: enrollment
+            ).url
         }
         #expect(url("http://127.0.0.1:8080/") == "ws://127.0.0.1:8080/appliance-mfa/api/device-accounts/dev_1/stream")
         #expect(

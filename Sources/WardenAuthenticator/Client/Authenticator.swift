@@ -3,7 +3,9 @@ public import Foundation
 /// The authenticator-device client: enrolls a device, fetches consents, answers transactions (SPEC §7).
 ///
 /// ```swift
-/// let authenticator = Authenticator(keyStore: try FileKeyStore(directory: storeURL))
+/// let authenticator = Authenticator(
+///     transport: URLSessionTransport(),  // WardenAuthenticatorURLSession
+///     keyStore: try FileKeyStore(directory: storeURL))
 /// let enrollment = try await authenticator.enroll(
 ///     uri: scannedURI, identifier: deviceID, name: "Ada's phone",
 ///     pushCredentials: PushCredentials(service: .apns, token: apnsToken))
@@ -29,11 +31,12 @@ public struct Authenticator: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - transport: The HTTP transport; ``URLSessionTransport`` by default.
+    ///   - transport: The HTTP transport: `URLSessionTransport` of the WardenAuthenticatorURLSession module,
+    ///     or any other ``HTTPTransport``.
     ///   - keyStore: Where enrollments and keys live; an ``InMemoryKeyStore`` by default (lost at exit).
     ///   - now: The clock for JWT times.
     public init(
-        transport: any HTTPTransport = URLSessionTransport(), keyStore: any KeyStore = InMemoryKeyStore(),
+        transport: any HTTPTransport, keyStore: any KeyStore = InMemoryKeyStore(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.transport = transport

@@ -39,9 +39,10 @@ public struct TransportResponse: Sendable, Hashable {
 
 /// Sends the SDK's HTTP requests.
 ///
-/// ``URLSessionTransport`` is the default (URLSession on Apple platforms, FoundationNetworking on Linux). Inject
-/// another conformance to use a different client, to add certificate pinning or logging, or to test without a
-/// server. A transport throws only when no response arrived; an error status is a response.
+/// `URLSessionTransport` (module WardenAuthenticatorURLSession: URLSession on Apple platforms, FoundationNetworking
+/// on Linux) is the usual one. Write another conformance to use a different client (Warden's terminal
+/// authenticator uses AsyncHTTPClient), to add certificate pinning or logging, or to test without a server. A
+/// transport throws only when no response arrived; an error status is a response.
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the response.
     func send(_ request: TransportRequest) async throws -> TransportResponse

@@ -27,7 +27,7 @@ struct AuthenticatorHome {
 
     /// An SDK client over the store, creating the directory (mode `0700`) when missing.
     func authenticatorCreatingStore() throws -> Authenticator {
-        Authenticator(keyStore: try FileKeyStore(directory: directory))
+        Authenticator(transport: AsyncHTTPClientTransport(), keyStore: try FileKeyStore(directory: directory))
     }
 
     /// An SDK client over the existing store and its enrolments; fails with the command to run first when there

@@ -41,7 +41,7 @@ extension AuthenticatorCommand {
         private func summary(
             _ notification: AuthenticationNotification, enrollment: Enrollment, _ authenticator: Authenticator
         ) async -> String {
-            let started = ISO8601DateFormatter().string(from: notification.startedAt)
+            let started = notification.startedAt.formatted(.iso8601)
             let head = "\(notification.transactionLinkingID ?? "(no consent id)")  started \(started)"
             guard notification.transactionLinkingID != nil else { return head }
             do {

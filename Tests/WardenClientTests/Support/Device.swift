@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenAuthenticator
+import WardenAuthenticatorURLSession
 
 /// The user's phone: an authenticator enrolled for the live tenant's user through the device API (SPEC §7),
 /// which answers the CIBA requests pushed to it — the server-side approval path the SDK's poller waits for.
@@ -14,7 +15,7 @@ struct Device: Sendable {
         let start = try #require(page.range(of: "otpauth://"))
         let uri = page[start.lowerBound...].prefix { $0 != "<" && $0 != "\"" }
             .replacingOccurrences(of: "&amp;", with: "&")
-        let authenticator = Authenticator(now: live.now)
+        let authenticator = Authenticator(transport: URLSessionTransport(), now: live.now)
         let enrollment = try await authenticator.enroll(
             uri: uri, identifier: UUID().uuidString, name: "Test phone",
             pushCredentials: PushCredentials(service: .stream, token: "stream"))

@@ -1,11 +1,16 @@
 public import Foundation
-import WardenCore
+public import WardenAuthenticator
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` over `URLSession` (FoundationNetworking on Linux).
+/// An `HTTPTransport` over `URLSession` (FoundationNetworking on Linux): the transport of an app on Apple
+/// platforms, `Authenticator(transport: URLSessionTransport(), keyStore: …)`.
+///
+/// It lives in a module of its own so that a program that brings its own HTTP client, such as Warden's
+/// terminal authenticator on AsyncHTTPClient, does not link FoundationNetworking, which on Linux loads libcurl
+/// and some 25 other shared libraries into the process.
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests go through.
     public let session: URLSession
