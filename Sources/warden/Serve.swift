@@ -11,8 +11,8 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the server; creates and migrates the database on first start.",
         discussion: """
-            On first start Warden creates its signing keys and the "Warden Management" client, whose id and
-            secret come from WARDEN_BOOTSTRAP_CLIENT_ID / WARDEN_BOOTSTRAP_CLIENT_SECRET or are generated and
+            On first start Warden creates its signing keys and the "Warden Management" client, whose id and \
+            secret come from WARDEN_BOOTSTRAP_CLIENT_ID / WARDEN_BOOTSTRAP_CLIENT_SECRET or are generated and \
             printed once on stderr.
             """)
 
@@ -80,7 +80,7 @@ struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a new current signing key for every algorithm in use.",
             discussion: """
-                Previous keys stay published in the JWKS until revoked, so tokens they signed keep verifying.
+                Previous keys stay published in the JWKS until revoked, so tokens they signed keep verifying. \
                 Running servers pick the new keys up within 60 seconds.
                 """)
         @OptionGroup var options: ServerOptions

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WardenCore
 
 /// Structured logging: one JSON object per line on stdout (timestamp, level, message, metadata such as
 /// `hb.request.id`), or human-readable lines when stdout is a terminal. `WARDEN_LOG_LEVEL` sets the level.
@@ -29,21 +30,19 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
-        var record: [String: Any] = [
-            "time": ISO8601DateFormatter.string(
-                from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
-            "level": event.level.rawValue,
-            "message": event.message.description,
-            "logger": label,
-        ]
+    /// The record's keys come out sorted (``JSONValue``'s writer compares them as Swift strings);
+    /// `JSONSerialization`'s `.sortedKeys` compared them with a locale, which mapped ICU's collation data into
+    /// every server at its first log line.
+    func log(event: Logging.LogEvent) {
+        var record: [String: JSONValue] = [:]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            record[key] = value.description
+            record[key] = .string(value.description)
         }
-        guard
-            var line = try? JSONSerialization.data(
-                withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
+        record["time"] = .string(RFC3339Timestamp.string(from: Date()))
+        record["level"] = .string(event.level.rawValue)
+        record["message"] = .string(event.message.description)
+        record["logger"] = .string(label)
+        var line = Data(JSONValue.object(record).serialized.utf8)
         line.append(0x0A)
         FileHandle.standardOutput.write(line)
     }

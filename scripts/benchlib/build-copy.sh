@@ -46,16 +46,24 @@ build_release_copy() {
   [[ ${BUILD_BENCHMARKS:-0} == 1 && -f $REPO/Benchmarks/Package.resolved ]] && cp "$REPO/Benchmarks/Package.resolved" "$stage/Benchmarks/"
   mkdir -p "$dir"
   # files of the copy that the source no longer has
-  (cd "$dir" && comm -13 <(cd "$stage" && find . -type f | LC_ALL=C sort) \
+  local gone
+  gone="$(cd "$dir" && comm -13 <(cd "$stage" && find . -type f | LC_ALL=C sort) \
     <(find Package.swift Package.resolved Sources Tests Tools Benchmarks/Package.swift Benchmarks/Package.resolved \
-      Benchmarks/Benchmarks Benchmarks/Servers -type f 2>/dev/null | sed 's|^|./|' | LC_ALL=C sort) \
-    | xargs -r -d '\n' rm -f)
+      Benchmarks/Benchmarks Benchmarks/Servers -type f 2>/dev/null | sed 's|^|./|' | LC_ALL=C sort))"
+  (cd "$dir" && xargs -r -d '\n' rm -f <<<"$gone")
+  local planned=1
+  [[ -z $gone ]] || planned=0
   while IFS= read -r -d '' f; do
     cmp -s "$stage/$f" "$dir/$f" 2>/dev/null && continue
+    [[ -e $dir/$f ]] || planned=0
     mkdir -p "$dir/$(dirname "$f")"
     cp -f "$stage/$f" "$dir/$f"
   done < <(cd "$stage" && find . -type f -print0)
   rm -rf "$stage"
+  # A source file added or removed: drop SwiftPM's cached build plans (the llbuild manifests), which it does
+  # not always redo for a path dependency ("missing inputs"); the compiled objects stay, the build stays
+  # incremental.
+  ((planned)) || rm -f "$dir"/.build/*.yaml "$dir"/Benchmarks/.build/*.yaml
   local pkg=$dir products=(warden)
   if [[ ${BUILD_BENCHMARKS:-0} == 1 ]]; then
     pkg=$dir/Benchmarks products=(warden CeilingServer)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import json
 import os
 import re
 import secrets
 import shutil
 import tempfile
 import time
+import urllib.parse
 
 import requests
 from cryptography import x509
@@ -113,3 +115,30 @@ def test_https_with_tls_cert_and_key(warden):
     finally:
         node.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def test_log_lines_are_json_objects_with_a_utc_time(warden):
+    """stdout (not a terminal) gets one JSON object per line: sorted keys, string values, an RFC 3339 UTC time
+    with milliseconds, the level, the message, the logger and the metadata (here the start line's issuer and
+    database, whose password is masked)."""
+    lines = [line for line in warden.stdout_text().splitlines() if line.strip()]
+    assert lines, "the server logged nothing on stdout"
+    now = datetime.datetime.now(datetime.timezone.utc)
+    records = []
+    for line in lines:
+        record = json.loads(line)
+        assert isinstance(record, dict) and list(record) == sorted(record), line
+        assert all(isinstance(value, str) for value in record.values()), line
+        assert {"time", "level", "message", "logger"} <= set(record), line
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", record["time"]), line
+        logged = datetime.datetime.strptime(record["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+            tzinfo=datetime.timezone.utc)
+        assert abs((now - logged).total_seconds()) < 600, line
+        records.append(record)
+    started = [r for r in records if r["message"] == "Warden listening"]
+    assert len(started) == 1 and started[0]["level"] == "info", lines
+    assert started[0]["issuer"] == warden.issuer, started
+    password = urllib.parse.urlsplit(warden.database_url).password
+    assert started[0]["database"], started
+    if password is not None:
+        assert urllib.parse.urlsplit(started[0]["database"]).password == "***", started
