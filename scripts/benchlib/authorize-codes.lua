@@ -32,15 +32,7 @@ function response(status, headers, body)
   if code then
     got_n = got_n + 1
     got[got_n] = code
-    if limit > 0 and got_n == limit then
-      -- this thread is done: a marker file tells the caller, which stops wrk once every thread is done
-      local marker = os.getenv("DONE_MARKER")
-      if marker and marker ~= "" then
-        local f = io.open(marker .. "." .. tid, "w")
-        if f then f:close() end
-      end
-      wrk.thread:stop()
-    end
+    if limit > 0 and got_n == limit then thread_done() end
   else
     count_bad(status, (loc and ("Location: " .. loc .. " ") or "") .. (body or ""))
   end

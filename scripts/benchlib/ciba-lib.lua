@@ -46,21 +46,12 @@ function next_slot()
   return k
 end
 
-local function finish()
-  local marker = os.getenv("DONE_MARKER")
-  if marker and marker ~= "" then
-    local f = io.open(marker .. "." .. tid, "w")
-    if f then f:close() end
-  end
-  wrk.thread:stop()
-end
-
 function is_filler(status, body)
   if status == 200 and body == '{"status":"ok"}' then
     fillers = fillers + 1
     if last_sent and os.time() - last_sent >= 30 and answered < share then
       last_sent = nil
-      finish()
+      thread_done()
     end
     return true
   end
@@ -69,7 +60,7 @@ end
 
 function slot_answered()
   answered = answered + 1
-  if answered == share then finish() end
+  if answered == share then thread_done() end
 end
 
 local lib_done = done

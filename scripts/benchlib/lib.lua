@@ -42,19 +42,23 @@ function load_slice(path)
   f:close()
 end
 
+-- This thread has its share: creates the marker file DONE_MARKER.<tid> (the caller stops wrk once every
+-- thread has one) and stops the thread.
+function thread_done()
+  local marker = os.getenv("DONE_MARKER")
+  if marker and marker ~= "" then
+    local f = io.open(marker .. "." .. tid, "w")
+    if f then f:close() end
+  end
+  wrk.thread:stop()
+end
+
 function next_item()
   item_index = item_index + 1
   local item = items[item_index]
   if item == nil then
     exhausted = exhausted + 1
-    if exhausted == 1 then
-      local marker = os.getenv("DONE_MARKER")
-      if marker and marker ~= "" then
-        local f = io.open(marker .. "." .. tid, "w")
-        if f then f:close() end
-      end
-      wrk.thread:stop()
-    end
+    if exhausted == 1 then thread_done() end
   end
   return item
 end

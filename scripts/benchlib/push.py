@@ -50,7 +50,25 @@ def log(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
+def wait_for_webhooks(rx, start, target, what, deadline=float("inf"), settle=0.0, poll=0.05):
+    """Waits until `target` webhooks have arrived since record `start` (and then, with `settle`, none more for that
+    many seconds), until `deadline` (time.monotonic()), or until 20 s bring none; returns how many arrived."""
+    last, changed = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        n = rx.stats()["records"] - start
+        if n >= target and (settle <= 0 or (n == last and time.monotonic() - changed >= settle)):
+            return n
+        if n != last:
+            last, changed = n, time.monotonic()
+        elif time.monotonic() - changed > 20:
+            log(f"{what}: no webhook for 20 s at {n} of {target}; giving up")
+            return n
+        time.sleep(poll)
+    return rx.stats()["records"] - start
+
+
 # ------------------------------------------------------------------------------------------ process probes
+
 def cpu_s(pid: int) -> float:
     """utime + stime of a process, in seconds."""
     try:
@@ -307,18 +325,7 @@ def phase_fanout(rx: Receiver, rss: RssSampler, fan_user: str, devices: int) -> 
         r = start_push(h, fan_user, binding)
         t_answer = time.monotonic()
         expect_status(r, 200)
-        deadline = t_send + ARGS.fanout_timeout
-        last_count, last_change = 0, time.monotonic()
-        while time.monotonic() < deadline:
-            n = rx.stats()["records"] - start
-            if n >= devices:
-                break
-            if n != last_count:
-                last_count, last_change = n, time.monotonic()
-            elif time.monotonic() - last_change > 20:
-                log(f"(a) no webhook for 20 s at {n} of {devices}; giving up")
-                break
-            time.sleep(0.05)
+        wait_for_webhooks(rx, start, devices, "(a)", deadline=t_send + ARGS.fanout_timeout)
     c1, r1 = cpu_s(ARGS.warden_pid), rx.stats()["cpu_s"]
     times = sorted(t for t, _, _, bm in rx.records(start) if bm == binding)
     dais = {dai for _, dai, _, bm in rx.records(start) if bm == binding}
@@ -532,7 +539,7 @@ def phase_many(rx: Receiver, rss: RssSampler, pool: UserPool, basic: str, users:
     with Perf("b-many"), open(raw, "w") as out:
         t0 = time.monotonic()
         proc = subprocess.Popen(["wrk", f"-t{ARGS.wrk_threads}", f"-c{ARGS.wrk_conns}", f"-d{max(1, round(ARGS.many_secs))}s",
-                                 "--latency", "-s", os.path.join(REPO, "scripts", "bench", "ciba-bc-authorize.lua"),
+                                 "--latency", "-s", os.path.join(REPO, "scripts", "benchlib", "ciba-bc-authorize.lua"),
                                  ARGS.url + "/bc-authorize"], stdout=out, stderr=subprocess.STDOUT, env=env)
         while proc.poll() is None:  # stop at once when every slot is answered (as bench-ciba's making runs)
             if all(os.path.exists(f"{marker}.{t}") for t in range(ARGS.wrk_threads)):
@@ -554,17 +561,7 @@ def phase_many(rx: Receiver, rss: RssSampler, pool: UserPool, basic: str, users:
     accepted = int(fields.get("SLOTS.answered", "0")) - int(fields.get("SUMMARY.non2xx", "0"))
     # drain: until every accepted request's webhook is in and nothing came for 1 s (wrk's count misses the
     # answers in flight when it stops), or 20 s without progress
-    last, changed = -1, time.monotonic()
-    while True:
-        n = rx.stats()["records"] - start  # nothing else sends pushes now
-        if n >= accepted and n == last and time.monotonic() - changed >= 1:
-            break
-        if n != last:
-            last, changed = n, time.monotonic()
-        elif time.monotonic() - changed > 20:
-            log(f"(b) webhooks stuck at {n} of {accepted}")
-            break
-        time.sleep(0.2)
+    wait_for_webhooks(rx, start, accepted, "(b)", settle=1.0, poll=0.2)  # nothing else sends pushes now
     c2, r2 = cpu_s(ARGS.warden_pid), rx.stats()["cpu_s"]
     times = sorted(t for t, _, _, bm in rx.records(start) if bm.startswith("bench "))
     in_window = sum(1 for t in times if t0 <= t <= t1)
