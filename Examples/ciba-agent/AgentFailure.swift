@@ -12,7 +12,9 @@ struct AgentFailure: Error, CustomStringConvertible {
     init(_ error: WardenClientError) {
         let detail = error.errorDescription.map { "\(error.error): \($0)" } ?? error.error
         switch error.error {
-        case "access_denied": message = "the user denied the transfer (\(detail))"
+        // The wire's description (CIBA Core: "…denied the authorization request or it has been expired") is not
+        // for people; the code says it all.
+        case "access_denied": message = "the user denied the transfer (access_denied)"
         case "expired_token": message = "the request expired before the user answered (\(detail))"
         default: message = "Warden refused the request (\(detail))"
         }

@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
+public import NIOCore
 import NIOSSL
 import WardenCore
 
@@ -10,6 +11,7 @@ import WardenCore
 public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> {
     let router = Router(context: WardenRequestContext.self)
     router.middlewares.add(RequestIDMiddleware())
+    router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(ErrorMiddleware())
     HealthController(runtime: runtime).addRoutes(to: router)
@@ -23,7 +25,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DeviceStreamController(runtime: runtime).addRoutes(to: router)
     RichConsentsController(runtime: runtime).addRoutes(to: router)
     LogoutController(runtime: runtime).addRoutes(to: router)
-    DemoTenant.addRoutes(to: router, issuer: runtime.issuer)
+    DemoTenant.addRoutes(to: router, issuer: runtime.issuer, codes: runtime.store, clock: runtime.clock)
     RevocationController(runtime: runtime).addRoutes(to: router)
     UserInfoController(runtime: runtime).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
@@ -34,8 +36,11 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
 
 /// Builds the Warden application: the router, the background services (event log, cache refresh, deliveries,
 /// housekeeping, the IP database's reload on SIGHUP), the WebSocket upgrade of the device stream (SPEC §7.5) and,
-/// with `--tls-cert`/`--tls-key`, an HTTPS listener.
-public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationProtocol {
+/// with `--tls-cert`/`--tls-key`, an HTTPS listener. `onServerRunning` is called once the listener is bound (with
+/// the address it is bound to), so "listening" is said only when it is true.
+public func buildApplication(
+    runtime: WardenRuntime, onServerRunning: @escaping @Sendable (SocketAddress?) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
     let configuration = runtime.configuration
     let address = BindAddress.hostname(configuration.host, port: configuration.port)
     let serverConfiguration = ApplicationConfiguration(address: address, serverName: "Warden")
@@ -58,6 +63,7 @@ public func buildApplication(runtime: WardenRuntime) throws -> some ApplicationP
             HousekeepingService(runtime: runtime),
             IPDatabaseReloadService(ipIntelligence: runtime.ipIntelligence, logger: runtime.logger),
         ],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress) },
         logger: runtime.logger
     )
 }

@@ -1,5 +1,5 @@
 import SQLKit
-public import WardenCore
+import WardenCore
 
 public import struct Foundation.Date
 

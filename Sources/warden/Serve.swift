@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 import WardenCore
 import WardenServer
 import WardenStorage
@@ -13,15 +15,21 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             On first start Warden creates its signing keys and the "Warden Management" client, whose id and \
             secret come from WARDEN_BOOTSTRAP_CLIENT_ID / WARDEN_BOOTSTRAP_CLIENT_SECRET or are generated and \
-            printed once on stderr.
+            printed once on stderr (after the --demo quick start). Setting both variables later resets that \
+            client's secret to the given one.
+
+            Environment only: WARDEN_BOOTSTRAP_CLIENT_ID, WARDEN_BOOTSTRAP_CLIENT_SECRET (at least 32 characters).
             """)
 
     @OptionGroup var options: ServerOptions
     @Flag(help: "Seed the demo tenant (idempotent) and print a quick start.") var demo = false
 
     func run() async throws {
-        let configuration = try options.resolve()
-        let logger = WardenLogging.bootstrap(label: "warden")
+        let settings = Settings()
+        let logging = try options.store.logging(settings)
+        let configuration = try options.resolve(settings)
+        try await ListenAddress.ensureAvailable(host: configuration.host, port: configuration.port)
+        let logger = WardenLogging.bootstrap(label: "warden", settings: logging)
         let store = try await Database.open(configuration, logger: logger)
         let runtime: WardenRuntime
         do {
@@ -32,26 +40,29 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             let outcome = try await Bootstrap(runtime: runtime).run()
-            if let created = outcome.createdClient {
-                Terminal.printManagementClient(id: created.id, secret: created.secret, issuer: runtime.issuer)
-            }
             if demo {
                 let seeded = try await DemoTenant(runtime: runtime).seed()
-                Terminal.printQuickStart(seeded, issuer: runtime.issuer)
+                Terminal.printQuickStart(seeded, issuer: runtime.issuer, executable: .current)
             }
-            let app = try buildApplication(runtime: runtime)
-            logger.info(
-                "Warden listening",
-                metadata: [
-                    "issuer": "\(runtime.issuer)", "database": "\(Database.redacted(configuration.databaseURL))",
-                    "mail": "\(runtime.mailDescription)",
-                ])
+            Terminal.printManagementClient(
+                id: outcome.managementClientID, createdSecret: outcome.createdClient?.secret, issuer: runtime.issuer,
+                configured: configuration.bootstrapClientSecret != nil)
+            let app = try buildApplication(runtime: runtime) { address in
+                logger.info(
+                    "Warden listening",
+                    metadata: [
+                        "address": "\(address.map(String.init(describing:)) ?? "?")",
+                        "issuer": "\(runtime.issuer)", "database": "\(Database.redacted(configuration.databaseURL))",
+                        "mail": "\(runtime.mailDescription)",
+                    ])
+            }
             try await app.runService()
         } catch {
             try? await runtime.shutdown()
             try? await store.shutdown()
             throw error
         }
+        logger.info("Warden stopped")
         try await runtime.shutdown()
         try await store.shutdown()
     }
@@ -60,11 +71,12 @@ struct Serve: AsyncParsableCommand {
 /// `warden migrate`.
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Apply database migrations and exit.")
-    @OptionGroup var options: ServerOptions
+    @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let configuration = try options.resolve()
-        let logger = WardenLogging.bootstrap(label: "warden")
+        let settings = Settings()
+        let logger = WardenLogging.bootstrap(label: "warden", settings: try options.logging(settings))
+        let configuration = try options.configuration(settings)
         let store = try await Database.open(configuration, logger: logger)
         try await store.shutdown()
         Terminal.stderr("Database is up to date: \(Database.redacted(configuration.databaseURL))")
@@ -83,15 +95,19 @@ struct Keys: AsyncParsableCommand {
                 Previous keys stay published in the JWKS until revoked, so tokens they signed keep verifying. \
                 Running servers pick the new keys up within 60 seconds.
                 """)
-        @OptionGroup var options: ServerOptions
+        @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let configuration = try options.resolve()
-            let logger = WardenLogging.bootstrap(label: "warden")
+            let settings = Settings()
+            let logger = WardenLogging.bootstrap(label: "warden", settings: try options.logging(settings))
+            let configuration = try options.configuration(settings)
             let store = try await Database.open(configuration, logger: logger)
             do {
                 let runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
-                for record in try await runtime.keys.rotate() {
+                let made = try await runtime.keys.rotate()
+                logger.notice(
+                    "signing keys rotated", metadata: ["kids": "\(made.map(\.kid).joined(separator: ","))"])
+                for record in made {
                     print("new current \(record.alg.rawValue) key: \(record.kid)")
                 }
             } catch {
@@ -106,7 +122,14 @@ struct Keys: AsyncParsableCommand {
 /// Opening the configured database.
 enum Database {
     static func open(_ configuration: WardenConfiguration, logger: Logger) async throws -> SQLStore {
-        let store = try await SQLStore.connect(url: configuration.databaseURL, logger: logger)
+        let store: SQLStore
+        do {
+            store = try await SQLStore.connect(url: configuration.databaseURL, logger: logger)
+        } catch let error as DatabaseURLError {
+            throw ConfigurationError(error.message)
+        } catch let error as DatabaseUnreachableError {
+            throw ConfigurationError(error.message)
+        }
         do {
             try await store.migrate()
         } catch {
@@ -121,5 +144,32 @@ enum Database {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? url
+    }
+}
+
+/// The listen address, checked before anything else starts: a second `warden serve` on a busy port says so in
+/// one line instead of logging "listening" and then a socket error.
+enum ListenAddress {
+    static func ensureAvailable(host: String, port: Int) async throws {
+        guard port != 0 else { return }
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+            try await channel.close()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ConfigurationError(
+                "port \(port) is already in use on \(host) (another Warden?): stop it, or choose another port "
+                    + "with --port or WARDEN_PORT")
+        } catch let error as IOError where error.errnoCode == EACCES {
+            throw ConfigurationError(
+                "not allowed to listen on port \(port) (ports below 1024 need privileges): choose another with "
+                    + "--port or WARDEN_PORT")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw ConfigurationError(
+                "cannot listen on \(host): no interface of this machine has that address (--host / WARDEN_HOST)")
+        } catch is SocketAddressError {
+            throw ConfigurationError("cannot listen on '\(host)': not an address or host name (--host / WARDEN_HOST)")
+        }
     }
 }

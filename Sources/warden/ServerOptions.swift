@@ -2,16 +2,71 @@ import ArgumentParser
 import Foundation
 import WardenServer
 
-/// The options of SPEC §1; each flag falls back to its `WARDEN_*` environment variable, then to the default.
-struct ServerOptions: ParsableArguments {
-    @Option(help: "Listen address (env WARDEN_HOST, default 127.0.0.1).") var host: String?
-    @Option(help: "Listen port (env WARDEN_PORT, default 8080).") var port: Int?
-    @Option(help: "Issuer URL (env WARDEN_ISSUER, default http://{host}:{port}/).") var issuer: String?
+/// The options every command that opens the database shares (SPEC §1): `--database` and the log settings.
+/// `warden migrate` and `warden keys rotate` take only these; `warden serve` adds ``ServerOptions``.
+struct StoreOptions: ParsableArguments {
     @Option(
         help: """
             Database URL (env WARDEN_DATABASE_URL): sqlite:PATH (default sqlite:warden.sqlite), sqlite::memory:, \
-            or postgres://user:pw@host:port/db.
+            or postgres://user:pw@host:port/db (an IPv6 host in brackets: postgres://u:pw@[::1]:5432/db).
             """) var database: String?
+    @Option(
+        help: "Log level: trace, debug, info, notice, warning, error or critical (env WARDEN_LOG_LEVEL, default info).")
+    var logLevel: String?
+    @Option(
+        help: """
+            Log format: json (one object a line) or text (env WARDEN_LOG_FORMAT; default text when stdout is a \
+            terminal, json otherwise).
+            """) var logFormat: String?
+
+    /// The database URL, checked for a known scheme; a message names what the user set.
+    func databaseURL(_ settings: Settings) throws -> String {
+        guard let setting = settings.string(database, flag: "--database", env: "WARDEN_DATABASE_URL") else {
+            return "sqlite:warden.sqlite"
+        }
+        guard ["sqlite:", "postgres://", "postgresql://"].contains(where: setting.value.hasPrefix) else {
+            throw settings.invalid(
+                setting.name, "must start with sqlite:, postgres:// or postgresql://", got: setting.value,
+                redact: true)
+        }
+        return setting.value
+    }
+
+    /// The log settings; an unknown level or format is refused, not ignored.
+    func logging(_ settings: Settings) throws -> WardenLogging.Settings {
+        var result = WardenLogging.Settings()
+        if let setting = settings.string(logLevel, flag: "--log-level", env: "WARDEN_LOG_LEVEL") {
+            guard let level = WardenLogging.Settings.level(named: setting.value) else {
+                throw settings.invalid(
+                    setting.name, "must be one of trace, debug, info, notice, warning, error, critical",
+                    got: setting.value)
+            }
+            result.level = level
+        }
+        if let setting = settings.string(logFormat, flag: "--log-format", env: "WARDEN_LOG_FORMAT") {
+            guard let format = WardenLogging.Format(rawValue: setting.value.lowercased()) else {
+                throw settings.invalid(setting.name, "must be json or text", got: setting.value)
+            }
+            result.format = format
+        }
+        return result
+    }
+
+    /// The configuration of a command that only opens the database (default issuer).
+    func configuration(_ settings: Settings) throws -> WardenConfiguration {
+        var configuration = WardenConfiguration(issuer: URL(string: "http://127.0.0.1:8080/")!)
+        configuration.databaseURL = try databaseURL(settings)
+        return configuration
+    }
+}
+
+/// The options of `warden serve` (SPEC §1); each flag falls back to its `WARDEN_*` environment variable, then
+/// to the default.
+struct ServerOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Listen address (env WARDEN_HOST, default 127.0.0.1).") var host: String?
+    @Option(help: "Listen port (env WARDEN_PORT, default 8080).") var port: String?
+    @Option(help: "Issuer URL (env WARDEN_ISSUER, default http://{host}:{port}/).") var issuer: String?
     @Option(help: "SMTP server smtp://[user:pw@]host:port or smtps://… (env WARDEN_SMTP_URL).") var smtpURL: String?
     @Option(help: "Sender address of mail (env WARDEN_MAIL_FROM, default no-reply@{issuer host}).") var mailFrom:
         String?
@@ -28,132 +83,168 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "FCM endpoint (env WARDEN_FCM_ENDPOINT, default https://fcm.googleapis.com).") var fcmEndpoint:
         String?
     @Option(help: "Extra trusted root for FCM, PEM (env WARDEN_FCM_CA_FILE).") var fcmCAFile: String?
-    @Option(help: "Days to keep log events (env WARDEN_LOG_RETENTION_DAYS, default 30).") var logRetentionDays: Int?
+    @Option(help: "Days to keep log events (env WARDEN_LOG_RETENTION_DAYS, default 30).") var logRetentionDays: String?
     @Option(help: "ip2asn 'combined' TSV for ASN/country lookups (env WARDEN_IP_DATABASE).") var ipDatabase: String?
     @Option(help: "Comma-separated CIDRs allowed to set X-Forwarded-For (env WARDEN_TRUSTED_PROXIES).")
     var trustedProxies: String?
     @Option(help: "PEM certificate chain: serve HTTPS (env WARDEN_TLS_CERT).") var tlsCert: String?
     @Option(help: "PEM private key for --tls-cert (env WARDEN_TLS_KEY).") var tlsKey: String?
+    @Option(help: "Seconds between refreshes of each node's caches, at most 60 (env WARDEN_CACHE_TTL, default 60).")
+    var cacheTTL: String?
 
-    /// Resolves flags, environment and defaults into a validated configuration.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WardenConfiguration {
-        func value(_ flag: String?, _ name: String) -> String? {
-            if let flag, !flag.isEmpty { return flag }
-            if let env = environment[name], !env.isEmpty { return env }
-            return nil
-        }
-        func integer(_ flag: Int?, _ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
-            let number: Int
-            if let flag {
-                number = flag
-            } else if let text = value(nil, name) {
-                guard let parsed = Int(text) else { throw ValidationError("\(name) must be an integer, got '\(text)'") }
-                number = parsed
-            } else {
-                number = fallback
-            }
-            guard range.contains(number) else {
-                throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound)")
-            }
-            return number
-        }
-        func url(_ text: String?, _ name: String, schemes: Set<String>) throws -> URL? {
-            guard let text else { return nil }
-            guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), schemes.contains(scheme),
-                parsed.host != nil
-            else {
-                throw ValidationError(
-                    "\(name) must be a URL with scheme \(schemes.sorted().joined(separator: " or ")): '\(text)'")
-            }
-            return parsed
-        }
-        func file(_ path: String?, _ name: String) throws -> String? {
-            guard let path else { return nil }
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw ValidationError("\(name): cannot read file '\(path)'")
-            }
-            return path
-        }
-
-        let host = value(host, "WARDEN_HOST") ?? "127.0.0.1"
-        let port = try integer(port, "WARDEN_PORT", default: 8080, range: 0...65535)
+    /// Resolves flags, environment and defaults into a validated configuration; every message names the flag or
+    /// the environment variable the user actually set.
+    func resolve(_ settings: Settings) throws -> WardenConfiguration {
+        let host = settings.string(host, flag: "--host", env: "WARDEN_HOST")?.value ?? "127.0.0.1"
+        let port = try settings.integer(port, flag: "--port", env: "WARDEN_PORT", default: 8080, range: 0...65535)
         let hostForURL = host.contains(":") ? "[\(host)]" : host
-        var issuerText = value(issuer, "WARDEN_ISSUER") ?? "http://\(hostForURL):\(port)/"
+        let issuerSetting = settings.string(issuer, flag: "--issuer", env: "WARDEN_ISSUER")
+        var issuerText = issuerSetting?.value ?? "http://\(hostForURL):\(port)/"
         if !issuerText.hasSuffix("/") { issuerText += "/" }
-        guard let issuerURL = try url(issuerText, "--issuer", schemes: ["http", "https"]),
-            issuerURL.query == nil, issuerURL.fragment == nil
-        else { throw ValidationError("--issuer must be an http(s) URL without query or fragment") }
+        guard let issuerURL = URL(string: issuerText), ["http", "https"].contains(issuerURL.scheme?.lowercased()),
+            issuerURL.host != nil, issuerURL.query == nil, issuerURL.fragment == nil
+        else {
+            throw settings.invalid(
+                issuerSetting?.name ?? "--issuer", "must be an http(s) URL without query or fragment",
+                got: issuerText)
+        }
 
         var configuration = WardenConfiguration(issuer: issuerURL)
         configuration.host = host
         configuration.port = port
-        configuration.databaseURL = value(database, "WARDEN_DATABASE_URL") ?? "sqlite:warden.sqlite"
-        guard ["sqlite:", "postgres://", "postgresql://"].contains(where: configuration.databaseURL.hasPrefix) else {
-            throw ValidationError("--database must start with sqlite:, postgres:// or postgresql://")
+        configuration.databaseURL = try store.databaseURL(settings)
+        configuration.smtpURL = try settings.url(
+            smtpURL, flag: "--smtp-url", env: "WARDEN_SMTP_URL", schemes: ["smtp", "smtps"])
+        let sender = settings.string(mailFrom, flag: "--mail-from", env: "WARDEN_MAIL_FROM")
+        configuration.mailFrom = sender?.value ?? "no-reply@\(issuerURL.host ?? "localhost")"
+        if let sender, !sender.value.contains("@") {
+            throw settings.invalid(sender.name, "must be an e-mail address", got: sender.value)
         }
-        configuration.smtpURL = try url(value(smtpURL, "WARDEN_SMTP_URL"), "--smtp-url", schemes: ["smtp", "smtps"])
-        configuration.mailFrom = value(mailFrom, "WARDEN_MAIL_FROM") ?? "no-reply@\(issuerURL.host ?? "localhost")"
-        guard configuration.mailFrom?.contains("@") == true else {
-            throw ValidationError("--mail-from must be an address")
-        }
-        configuration.pushWebhookURL = try url(
-            value(pushWebhookURL, "WARDEN_PUSH_WEBHOOK_URL"), "--push-webhook-url", schemes: ["http", "https"])
-        configuration.pushWebhookSecret = value(pushWebhookSecret, "WARDEN_PUSH_WEBHOOK_SECRET")
+        configuration.pushWebhookURL = try settings.url(
+            pushWebhookURL, flag: "--push-webhook-url", env: "WARDEN_PUSH_WEBHOOK_URL", schemes: ["http", "https"])
+        configuration.pushWebhookSecret =
+            settings.string(
+                pushWebhookSecret, flag: "--push-webhook-secret", env: "WARDEN_PUSH_WEBHOOK_SECRET")?.value
         if configuration.pushWebhookURL != nil, configuration.pushWebhookSecret == nil {
-            throw ValidationError("--push-webhook-url needs --push-webhook-secret")
+            throw ConfigurationError("--push-webhook-url needs --push-webhook-secret (or WARDEN_PUSH_WEBHOOK_SECRET)")
         }
-        let apnsValues = [
-            value(apnsKeyFile, "WARDEN_APNS_KEY_FILE"), value(apnsKeyID, "WARDEN_APNS_KEY_ID"),
-            value(apnsTeamID, "WARDEN_APNS_TEAM_ID"), value(apnsTopic, "WARDEN_APNS_TOPIC"),
-        ]
-        if apnsValues.contains(where: { $0 != nil }) {
-            guard let keyFile = try file(apnsValues[0], "--apns-key-file"), let keyID = apnsValues[1],
-                let teamID = apnsValues[2], let topic = apnsValues[3]
-            else {
-                throw ValidationError("APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic")
-            }
-            configuration.apns = .init(
-                keyFile: keyFile, keyID: keyID, teamID: teamID, topic: topic,
-                endpoint: try url(
-                    value(apnsEndpoint, "WARDEN_APNS_ENDPOINT") ?? "https://api.push.apple.com", "--apns-endpoint",
-                    schemes: ["https"])!,
-                caFile: try file(value(apnsCAFile, "WARDEN_APNS_CA_FILE"), "--apns-ca-file"))
-        }
-        if let account = try file(value(fcmServiceAccount, "WARDEN_FCM_SERVICE_ACCOUNT"), "--fcm-service-account") {
+        configuration.apns = try apns(settings)
+        if let account = try settings.file(
+            fcmServiceAccount, flag: "--fcm-service-account", env: "WARDEN_FCM_SERVICE_ACCOUNT")
+        {
             configuration.fcm = .init(
                 serviceAccountFile: account,
-                endpoint: try url(
-                    value(fcmEndpoint, "WARDEN_FCM_ENDPOINT") ?? "https://fcm.googleapis.com", "--fcm-endpoint",
-                    schemes: ["https"])!,
-                caFile: try file(value(fcmCAFile, "WARDEN_FCM_CA_FILE"), "--fcm-ca-file"))
+                endpoint: try settings.url(
+                    fcmEndpoint, flag: "--fcm-endpoint", env: "WARDEN_FCM_ENDPOINT", schemes: ["https"])
+                    ?? URL(string: "https://fcm.googleapis.com")!,
+                caFile: try settings.file(fcmCAFile, flag: "--fcm-ca-file", env: "WARDEN_FCM_CA_FILE"))
         }
-        configuration.logRetentionDays = try integer(
-            logRetentionDays, "WARDEN_LOG_RETENTION_DAYS", default: 30, range: 1...3650)
-        configuration.ipDatabasePath = try file(value(ipDatabase, "WARDEN_IP_DATABASE"), "--ip-database")
-        if let proxies = value(trustedProxies, "WARDEN_TRUSTED_PROXIES") {
-            configuration.trustedProxies = proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        configuration.logRetentionDays = try settings.integer(
+            logRetentionDays, flag: "--log-retention-days", env: "WARDEN_LOG_RETENTION_DAYS", default: 30,
+            range: 1...3650)
+        configuration.ipDatabasePath = try settings.file(ipDatabase, flag: "--ip-database", env: "WARDEN_IP_DATABASE")
+        if let proxies = settings.string(trustedProxies, flag: "--trusted-proxies", env: "WARDEN_TRUSTED_PROXIES") {
+            configuration.trustedProxies = proxies.value.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard configuration.hasValidTrustedProxies else {
-                throw ValidationError("--trusted-proxies must be comma-separated CIDRs like 10.0.0.0/8,::1/128")
+                throw settings.invalid(
+                    proxies.name, "must be comma-separated CIDRs like 10.0.0.0/8,::1/128", got: proxies.value)
             }
         }
-        configuration.tlsCertificatePath = try file(value(tlsCert, "WARDEN_TLS_CERT"), "--tls-cert")
-        configuration.tlsKeyPath = try file(value(tlsKey, "WARDEN_TLS_KEY"), "--tls-key")
+        configuration.tlsCertificatePath = try settings.file(tlsCert, flag: "--tls-cert", env: "WARDEN_TLS_CERT")
+        configuration.tlsKeyPath = try settings.file(tlsKey, flag: "--tls-key", env: "WARDEN_TLS_KEY")
         if (configuration.tlsCertificatePath == nil) != (configuration.tlsKeyPath == nil) {
-            throw ValidationError("--tls-cert and --tls-key go together")
+            throw ConfigurationError("--tls-cert and --tls-key go together (or WARDEN_TLS_CERT and WARDEN_TLS_KEY)")
         }
-        configuration.bootstrapClientID = environment["WARDEN_BOOTSTRAP_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.bootstrapClientSecret = environment["WARDEN_BOOTSTRAP_CLIENT_SECRET"].flatMap {
-            $0.isEmpty ? nil : $0
-        }
+        configuration.bootstrapClientID = settings.string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_ID")?.value
+        configuration.bootstrapClientSecret =
+            settings.string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_SECRET")?.value
         if let secret = configuration.bootstrapClientSecret, secret.count < 32 {
-            throw ValidationError("WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters")
+            throw ConfigurationError("WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters")
         }
-        if let ttl = environment["WARDEN_CACHE_TTL"], !ttl.isEmpty {
-            guard let seconds = Double(ttl), seconds > 0, seconds <= 60 else {
-                throw ValidationError("WARDEN_CACHE_TTL must be a number of seconds in (0, 60]")
+        if let ttl = settings.string(cacheTTL, flag: "--cache-ttl", env: "WARDEN_CACHE_TTL") {
+            guard let seconds = Double(ttl.value), seconds > 0, seconds <= 60 else {
+                throw settings.invalid(ttl.name, "must be a number of seconds in (0, 60]", got: ttl.value)
             }
             configuration.cacheTTL = seconds
         }
         return configuration
+    }
+
+    /// APNs settings: all four of key file, key id, team id and topic, or none.
+    private func apns(_ settings: Settings) throws -> WardenConfiguration.APNsSettings? {
+        let keyID = settings.string(apnsKeyID, flag: "--apns-key-id", env: "WARDEN_APNS_KEY_ID")?.value
+        let teamID = settings.string(apnsTeamID, flag: "--apns-team-id", env: "WARDEN_APNS_TEAM_ID")?.value
+        let topic = settings.string(apnsTopic, flag: "--apns-topic", env: "WARDEN_APNS_TOPIC")?.value
+        let keyFile = try settings.file(apnsKeyFile, flag: "--apns-key-file", env: "WARDEN_APNS_KEY_FILE")
+        guard keyFile != nil || keyID != nil || teamID != nil || topic != nil else { return nil }
+        guard let keyFile, let keyID, let teamID, let topic else {
+            throw ConfigurationError("APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic")
+        }
+        return .init(
+            keyFile: keyFile, keyID: keyID, teamID: teamID, topic: topic,
+            endpoint: try settings.url(
+                apnsEndpoint, flag: "--apns-endpoint", env: "WARDEN_APNS_ENDPOINT", schemes: ["https"])
+                ?? URL(string: "https://api.push.apple.com")!,
+            caFile: try settings.file(apnsCAFile, flag: "--apns-ca-file", env: "WARDEN_APNS_CA_FILE"))
+    }
+}
+
+/// A setting the user gave that Warden cannot use. The command line prints it as `Error: MESSAGE` without the
+/// usage block (the problem is a value, not the command's shape).
+struct ConfigurationError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Flags, then environment variables (SPEC §1): each lookup remembers which of the two gave the value, so
+/// that a message names what the user actually set (`--port`, or `WARDEN_PORT`).
+struct Settings {
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// A non-empty flag value, else a non-empty environment value, with the name of its source.
+    func string(_ flag: String?, flag flagName: String, env: String) -> (value: String, name: String)? {
+        if let flag, !flag.isEmpty { return (flag, flagName) }
+        if let value = environment[env], !value.isEmpty { return (value, env) }
+        return nil
+    }
+
+    func integer(
+        _ flag: String?, flag flagName: String, env: String, default fallback: Int, range: ClosedRange<Int>
+    ) throws -> Int {
+        guard let setting = string(flag, flag: flagName, env: env) else { return fallback }
+        guard let number = Int(setting.value), range.contains(number) else {
+            throw invalid(
+                setting.name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+                got: setting.value)
+        }
+        return number
+    }
+
+    func url(_ flag: String?, flag flagName: String, env: String, schemes: Set<String>) throws -> URL? {
+        guard let setting = string(flag, flag: flagName, env: env) else { return nil }
+        guard let parsed = URL(string: setting.value), let scheme = parsed.scheme?.lowercased(),
+            schemes.contains(scheme), parsed.host != nil
+        else {
+            throw invalid(
+                setting.name, "must be a URL with scheme \(schemes.sorted().joined(separator: " or "))",
+                got: setting.value, redact: true)
+        }
+        return parsed
+    }
+
+    func file(_ flag: String?, flag flagName: String, env: String) throws -> String? {
+        guard let setting = string(flag, flag: flagName, env: env) else { return nil }
+        guard FileManager.default.isReadableFile(atPath: setting.value) else {
+            throw ConfigurationError("\(setting.name): cannot read the file '\(setting.value)'")
+        }
+        return setting.value
+    }
+
+    /// `NAME must …, got 'VALUE'`; a URL that may carry a password is shown without it.
+    func invalid(_ name: String, _ rule: String, got value: String, redact: Bool = false) -> ConfigurationError {
+        let shown = redact ? Database.redacted(value) : value
+        return ConfigurationError("\(name) \(rule), got '\(shown)'")
     }
 }

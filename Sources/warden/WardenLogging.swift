@@ -3,16 +3,32 @@ import Logging
 import WardenCore
 
 /// Structured logging: one JSON object per line on stdout (timestamp, level, message, metadata such as
-/// `hb.request.id`), or human-readable lines when stdout is a terminal. `WARDEN_LOG_LEVEL` sets the level.
+/// `hb.request.id`), or human-readable lines for a terminal. `--log-level` / `WARDEN_LOG_LEVEL` sets the level,
+/// `--log-format` / `WARDEN_LOG_FORMAT` the format (text when stdout is a terminal, JSON otherwise).
 enum WardenLogging {
-    static func bootstrap(label: String) -> Logger {
-        let level =
-            ProcessInfo.processInfo.environment["WARDEN_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
-        let json = isatty(STDOUT_FILENO) == 0
+    /// `json` or `text`.
+    enum Format: String {
+        case json, text
+    }
+
+    /// What ``StoreOptions/logging(_:)`` resolved.
+    struct Settings {
+        var level: Logger.Level = .info
+        var format: Format = isatty(STDOUT_FILENO) == 0 ? .json : .text
+
+        static func level(named name: String) -> Logger.Level? {
+            Logger.Level(rawValue: name.lowercased())
+        }
+    }
+
+    static func bootstrap(label: String, settings: Settings) -> Logger {
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler =
-                json ? JSONLogHandler(label: label) : StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
+                switch settings.format {
+                case .json: JSONLogHandler(label: label)
+                case .text: StreamLogHandler.standardOutput(label: label)
+                }
+            handler.logLevel = settings.level
             return handler
         }
         return Logger(label: label)

@@ -5,27 +5,28 @@ import WardenCore
 
 @testable import warden
 
-/// How `warden authenticator` shows a consent (SPEC §6.5, §7.3): the header, `money_transfer` details through
-/// ``MoneyTransfer``, other details as indented `key: value` lines, and no terminal control sequences.
+/// How `warden authenticator` shows a consent (SPEC §6.5, §7.3): the header, then each authorization detail as
+/// ``AuthorizationDetailsDisplay`` lays it out for the approval page and e-mail too (a `money_transfer` as Amount
+/// / From / To / Beneficiary / Subject rows, other members as labelled lines), with no terminal control sequence.
 @Suite("warden authenticator: consent rendering")
 struct AuthenticatorRenderingTests {
-    func detail(_ json: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+    func consent(_ json: String, bindingMessage: String = "Transfer 2500 EUR") throws -> Consent {
+        let entry = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        return Consent(
+            id: "cns_1",
+            requestedDetails: ConsentRequestedDetails(
+                audience: "https://bank.example/", scope: ["openid", "transfer:funds"],
+                bindingMessage: bindingMessage, authorizationDetails: [entry]),
+            createdAt: "", expiresAt: "")
     }
 
     @Test func theReferenceMoneyTransferIsShownInAlignedRows() throws {
-        let entry = try detail(
+        let consent = try consent(
             """
             {"type": "money_transfer", "instructedAmount": {"amount": 2500, "currency": "EUR"},
              "sourceAccount": "xxxxxxxxxxx1234", "destinationAccount": "xxxxxxxxxxx9876",
              "beneficiary": "Hanna Herwitz", "subject": "A Lannister Always Pays His Debts"}
             """)
-        let consent = Consent(
-            id: "cns_1",
-            requestedDetails: ConsentRequestedDetails(
-                audience: "https://bank.example/", scope: ["openid", "transfer:funds"],
-                bindingMessage: "Transfer 2500 EUR", authorizationDetails: [entry]),
-            createdAt: "", expiresAt: "")
         let lines = ConsentRendering.lines(consent: consent, client: "Bank app", account: "ada@example.com")
         #expect(
             lines == [
@@ -44,56 +45,41 @@ struct AuthenticatorRenderingTests {
     }
 
     @Test func paymentInitiationMembersAreUnderstoodAndUnknownOnesStillShown() throws {
-        let entry = try detail(
+        let consent = try consent(
             """
             {"type": "money_transfer", "instructedAmount": {"currency": "EUR", "amount": "42.50"},
              "creditorName": "Merchant A", "creditorAccount": {"iban": "DE02100100109307118603"},
              "debtorAccount": {"number": "12345678"}, "urgency": "instant", "locations": ["https://bank.example/"]}
             """)
         #expect(
-            ConsentRendering.detailLines(entry, indent: "") == [
-                "Money transfer",
-                "  Amount:       42.50 EUR",
-                "  From:         12345678",
-                "  To:           DE02100100109307118603",
-                "  Beneficiary:  Merchant A",
-                "  locations: https://bank.example/",
-                "  urgency: instant",
-            ])
+            Array(ConsentRendering.lines(consent: consent, client: nil, account: nil).suffix(7))
+                == [
+                    "  Money transfer",
+                    "    Amount:       42.50 EUR",
+                    "    From:         12345678",
+                    "    To:           DE02100100109307118603",
+                    "    Beneficiary:  Merchant A",
+                    "    locations:    https://bank.example/",
+                    "    urgency:      instant",
+                ])
     }
 
-    @Test func aMoneyTransferThatDoesNotDecodeIsShownGenerically() throws {
-        let entry = try detail(#"{"type": "money_transfer", "instructedAmount": {"amount": 12.5}}"#)
-        #expect(
-            ConsentRendering.detailLines(entry, indent: "") == [
-                "Details of type money_transfer",
-                "  instructedAmount:",
-                "    amount: 12.5",
-            ])
-    }
-
-    @Test func otherTypesAreIndentedKeyValueLines() throws {
-        let entry = try detail(
+    @Test func otherTypesAreLabelledLinesNestedOneLevelDeeper() throws {
+        let consent = try consent(
             """
             {"type": "account_information", "actions": ["list_accounts", "read_balances"], "active": true,
-             "limit": null, "empty": {}, "locations": [{"url": "https://a.example/", "tier": 2}],
-             "owner": {"name": "Ada", "address": {"city": "London"}}}
+             "limit": null, "owner": {"name": "Ada", "address": {"city": "London"}}}
             """)
         #expect(
-            ConsentRendering.detailLines(entry, indent: "  ") == [
+            Array(ConsentRendering.lines(consent: consent, client: nil, account: nil).dropFirst(4)) == [
                 "  Details of type account_information",
-                "    actions: list_accounts, read_balances",
-                "    active: true",
-                "    empty: {}",
-                "    limit: null",
-                "    locations:",
-                "      -",
-                "        tier: 2",
-                "        url: https://a.example/",
+                "    actions:    list_accounts, read_balances",
+                "    active:     true",
+                "    limit:      null",
                 "    owner:",
                 "      address:",
-                "        city: London",
-                "      name: Ada",
+                "        city:   London",
+                "      name:     Ada",
             ])
     }
 
@@ -107,18 +93,13 @@ struct AuthenticatorRenderingTests {
             ])
     }
 
-    @Test func controlAndBidiCharactersAreEscaped() throws {
-        #expect(ConsentRendering.sanitized("Pay\u{1B}[2J 10\u{202E}RUE\nok") == #"Pay\u{1B}[2J 10\u{202E}RUE\u{A}ok"#)
-        let entry = try detail(#"{"type": "x\u001b[31m", "k\u0007": "v\r"}"#)
-        #expect(
-            ConsentRendering.detailLines(entry, indent: "") == [
-                #"Details of type x\u{1B}[31m"#, #"  k\u{7}: v\u{D}"#,
-            ])
-    }
-
-    @Test func numbersHaveNoSpuriousFraction() {
-        #expect(ConsentRendering.number(2500) == "2500")
-        #expect(ConsentRendering.number(42.5) == "42.5")
-        #expect(ConsentRendering.number(-3) == "-3")
+    /// SPEC §11: control characters become a space, bidirectional controls are removed; nothing reaches the
+    /// terminal that could move the cursor, recolour or start a line.
+    @Test func controlAndBidiCharactersNeverReachTheTerminal() throws {
+        let consent = try consent(#"{"type": "x\u001b[31m", "k\u0007": "v\r\nApprove: yes\u202e"}"#)
+        let lines = ConsentRendering.lines(consent: consent, client: "Pay\u{1B}[2J\u{202E}", account: nil)
+        #expect(lines.first == "Request from Pay [2J")
+        #expect(lines.suffix(2) == ["  Details of type x [31m", "    k:  v Approve: yes"])
+        #expect(!lines.joined().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Testing
 import WardenServer
 
@@ -9,7 +10,7 @@ import WardenServer
 @Suite("warden serve options")
 struct ServerOptionsTests {
     func resolve(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (String, Int, String, String) {
-        let configuration = try ServerOptions.parse(arguments).resolve(environment: environment)
+        let configuration = try ServerOptions.parse(arguments).resolve(Settings(environment: environment))
         return (configuration.host, configuration.port, configuration.issuerString, configuration.databaseURL)
     }
 
@@ -48,13 +49,56 @@ struct ServerOptionsTests {
             ([], ["WARDEN_CACHE_TTL": "600"]),
         ])
     func invalidOptionsAreRefusedWithAMessage(arguments: [String], environment: [String: String]) {
-        #expect(throws: ValidationError.self) { try ServerOptions.parse(arguments).resolve(environment: environment) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerOptions.parse(arguments).resolve(Settings(environment: environment))
+        }
+    }
+
+    /// Issue 20: a message names what the user set — the flag, or the environment variable — and a URL's
+    /// password never appears in it.
+    @Test(
+        arguments: [
+            (["--port", "99999"], [String: String](), "--port must be a whole number from 0 to 65535, got '99999'"),
+            ([], ["WARDEN_PORT": "99999"], "WARDEN_PORT must be a whole number from 0 to 65535, got '99999'"),
+            (
+                [], ["WARDEN_DATABASE_URL": "foo"],
+                "WARDEN_DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got 'foo'"
+            ),
+            (
+                ["--database", "mysql://u:pw@h/d"], [:],
+                "--database must start with sqlite:, postgres:// or postgresql://, got 'mysql://u:***@h/d'"
+            ),
+            (
+                [], ["WARDEN_SMTP_URL": "http://mail"],
+                "WARDEN_SMTP_URL must be a URL with scheme smtp or smtps, got 'http://mail'"
+            ),
+            (["--tls-cert", "/nonexistent.pem"], [:], "--tls-cert: cannot read the file '/nonexistent.pem'"),
+        ])
+    func messagesNameTheSettingTheUserGave(arguments: [String], environment: [String: String], message: String) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServerOptions.parse(arguments).resolve(Settings(environment: environment))
+        }
+        #expect(error?.description == message)
+    }
+
+    @Test func logSettingsAreValidated() throws {
+        let level = #expect(throws: ConfigurationError.self) {
+            try StoreOptions.parse([]).logging(Settings(environment: ["WARDEN_LOG_LEVEL": "verbose"]))
+        }
+        #expect(
+            level?.description
+                == "WARDEN_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical, got 'verbose'"
+        )
+        let settings = try StoreOptions.parse(["--log-level", "DEBUG", "--log-format", "text"]).logging(
+            Settings(environment: ["WARDEN_LOG_FORMAT": "json"]))
+        #expect(settings.level == .debug)
+        #expect(settings.format == .text)
     }
 
     @Test func trustedProxiesAndSMTPAreParsed() throws {
         let configuration = try ServerOptions.parse([
             "--trusted-proxies", "10.0.0.0/8, ::1/128", "--smtp-url", "smtp://user:pw@127.0.0.1:2525",
-        ]).resolve(environment: [:])
+        ]).resolve(Settings(environment: [:]))
         #expect(configuration.trustedProxies == ["10.0.0.0/8", "::1/128"])
         #expect(configuration.smtpURL?.port == 2525)
         #expect(configuration.mailFrom == "no-reply@127.0.0.1")

@@ -389,8 +389,9 @@ def open_approval_page(warden: Warden, link: str, user: User, session: requests.
     assert r.status_code == 200, f"the approval page: {describe(r)}\n" + "\n".join(steps)
     assert "text/html" in r.headers.get("Content-Type", ""), r.headers
     page = parse_page(r.text)
-    forms = [f for f in page.forms if {"approve", "deny"} <= set(f.button_values("action"))]
-    assert forms, f"no form with action=approve and action=deny buttons: {page.title!r} {page.text[:500]}"
+    # SPEC §5: approval forms submit a button named `action` with value `accept` or `deny`.
+    forms = [f for f in page.forms if {"accept", "deny"} <= set(f.button_values("action"))]
+    assert forms, f"no form with action=accept and action=deny buttons: {page.title!r} {page.text[:500]}"
     form = forms[0]
     assert form.method == "post", form
     assert form.hidden().get("csrf"), f"no hidden csrf field: {form.inputs}"
@@ -398,9 +399,10 @@ def open_approval_page(warden: Warden, link: str, user: User, session: requests.
 
 
 def submit_decision(approval: ApprovalPage, link: str, action: str, **override: str) -> requests.Response:
-    """POST the page's form as a browser would, with the `action` button pressed."""
+    """POST the page's form as a browser would, with the `action` button pressed ("approve" names the Approve
+    button, whose value SPEC §5 makes `accept`)."""
     target = urljoin(link, approval.form.action or link)
-    data = {**approval.form.hidden(), "action": action, **override}
+    data = {**approval.form.hidden(), "action": "accept" if action == "approve" else action, **override}
     return approval.session.post(target, data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
 
 

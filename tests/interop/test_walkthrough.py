@@ -10,11 +10,18 @@ Examples/. Also: the API's refusals (RFC 6750 §3, RFC 9396), and native-to-web'
 app logged in from the same IP address.
 
 The module asks alice for five CIBA approvals in well under a minute: the most SPEC §6.1's per-user limit allows.
+
+With WARDEN_WALKTHROUGH_CLONE=1 the module starts from nothing, as a newcomer does: a fresh clone of the
+committed HEAD, the README's first screen run as written (`swift run -c release warden serve --demo`: the one
+build), a sign-in of the demo user with the printed login URL and the curl line of `/demo/callback`, then the
+walkthrough with that clone's `.build/release/` (after its `swift build -c release`, which adds the examples).
+It prints the times: fresh clone → signed-in demo user, and → the walkthrough's approved transfer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import os
@@ -22,8 +29,10 @@ import re
 import secrets
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -41,13 +50,89 @@ from wardenlib import HTTP_TIMEOUT, Warden, default_binary, expect_status, free_
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(REPO, "README.md")
 BLOCK = re.compile(r"<!-- walkthrough: ([\w-]+) -->\s*```sh\n(.*?)```", re.S)
-BUILD_DIR = ".build/debug/"
+BUILD_DIR = ".build/release/"
+CLONE = os.environ.get("WARDEN_WALKTHROUGH_CLONE") == "1"
+FIRST_SCREEN = re.compile(r"```sh\n(swift run [^\n#]*?)\s+#")
 API = "https://api.example.com"
 ALICE = "alice@example.com"
 ALICE_PASSWORD = "correct horse battery staple"
 BINDING_MESSAGE = "Transfer 2500 USD to Hanna Herwitz"
 TRANSFER = {"type": "money_transfer", "instructedAmount": {"amount": 2500, "currency": "USD"},
             "beneficiary": "Hanna Herwitz"}
+
+
+def first_screen_command() -> list[str]:
+    """The README's first command: the one that builds and starts the server with demo data."""
+    with open(README) as f:
+        found = FIRST_SCREEN.search(f.read())
+    assert found, "the README's first screen has no `swift run …` command"
+    return shlex.split(found.group(1))
+
+
+@dataclass
+class Build:
+    """Where the README's `.build/release/` is and where its commands run; the times of a fresh-clone run."""
+
+    bin_dir: str
+    cwd: str | None
+    started: float
+    times: dict[str, float]
+
+
+def report(build: Build, what: str) -> None:
+    build.times[what] = time.monotonic() - build.started
+    print(f"\nfirst hour: {what} {build.times[what]:.0f} s after the clone", flush=True)
+
+
+@pytest.fixture(scope="module")
+def build() -> Iterator[Build]:
+    """The tested build (`.build/debug` of the suite); with WARDEN_WALKTHROUGH_CLONE=1 a fresh clone built and
+    started by the README's first screen as written, and a signed-in demo user through what it printed."""
+    if not CLONE:
+        yield Build(bin_dir=os.path.dirname(default_binary()), cwd=None, started=time.monotonic(), times={})
+        return
+    clone = tempfile.mkdtemp(prefix="warden-clone-")
+    started = time.monotonic()
+    subprocess.run(["git", "clone", "--quiet", REPO, clone], check=True)
+    build = Build(bin_dir=os.path.join(clone, ".build/release"), cwd=clone, started=started, times={})
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WARDEN_")}
+    env.update(WARDEN_PORT=str(port), WARDEN_DATABASE_URL=f"sqlite:{clone}/first-screen.sqlite")
+    log = os.path.join(clone, "first-screen.log")
+    with open(log, "wb") as out:
+        server = subprocess.Popen(first_screen_command(), cwd=clone, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        def serving() -> bool:
+            assert server.poll() is None, f"the first screen's command stopped:\n{open(log).read()[-3000:]}"
+            return _ready(base)
+
+        wait_until(serving, timeout=3600, step=2, what="the first screen's server ready")
+        report(build, "first screen: built and serving")
+        printed = open(log).read()
+        login_url = re.search(r"open:\s+(\S+)", printed).group(1)
+        landed = hosted_login(None, login_url, redirect_uri=base + "demo/callback", email=ALICE,
+                              password=ALICE_PASSWORD)
+        page = requests.get(landed.url, timeout=HTTP_TIMEOUT)
+        curl = html.unescape(re.search(r"<code>(curl [^<]+)</code>", page.text).group(1))
+        redeemed = subprocess.run(curl, shell=True, capture_output=True, text=True, timeout=TIMEOUT)
+        tokens = json.loads(redeemed.stdout)
+        assert tokens.get("access_token") and tokens.get("id_token"), redeemed
+        report(build, "demo user signed in")
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=60)
+    yield build
+    print(f"\nfirst hour: {json.dumps({k: round(v) for k, v in build.times.items()})}", flush=True)
+    shutil.rmtree(clone, ignore_errors=True)
+
+
+def _ready(base: str) -> bool:
+    try:
+        return requests.get(base + "readyz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
 
 
 def walkthrough_blocks() -> dict[str, list[list[str]]]:
@@ -64,14 +149,15 @@ def walkthrough_blocks() -> dict[str, list[list[str]]]:
 class DemoWarden(Warden):
     """`warden serve --demo` started with the README's own command line, on this run's port and database."""
 
-    def __init__(self, command: list[str], **kwargs) -> None:
+    def __init__(self, command: list[str], cwd: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.command = command
+        self.cwd = cwd or self.workdir
 
     def start(self) -> None:
         argv = [*self.command, "--port", str(self.port), "--database", self.database_url]
         with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
-            self.process = subprocess.Popen(argv, cwd=self.workdir, env=self.env, stdin=subprocess.DEVNULL,
+            self.process = subprocess.Popen(argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
                                             stdout=out, stderr=err, start_new_session=True)
         if self.pid_dir:  # scripts/test stops it should pytest be killed
             with open(os.path.join(self.pid_dir, f"warden-{self.process.pid}"), "w") as f:
@@ -88,6 +174,7 @@ class Walkthrough:
     """The running story: the server, the printed values, alice's enrolled terminal and the bank API."""
 
     warden: DemoWarden
+    build: Build
     blocks: dict[str, list[list[str]]]
     placeholders: dict[str, str]
     env: dict[str, str]  # the README's exports and alice's authenticator home
@@ -98,7 +185,7 @@ class Walkthrough:
         """The README's command `index` of `block` with the binaries, placeholders and `extra` options of this run."""
         words = [self.substitute(word) for word in self.blocks[block][index]]
         assert words[0].startswith(BUILD_DIR), f"walkthrough command not on a built binary: {words}"
-        return [os.path.join(os.path.dirname(default_binary()), words[0][len(BUILD_DIR):]), *words[1:], *extra]
+        return [os.path.join(self.build.bin_dir, words[0][len(BUILD_DIR):]), *words[1:], *extra]
 
     def substitute(self, word: str) -> str:
         for placeholder, value in self.placeholders.items():
@@ -139,16 +226,22 @@ def protected_api(run: Walkthrough, log_path: str, *extra: str) -> Iterator[str]
 
 
 @pytest.fixture(scope="module")
-def walkthrough() -> Iterator[Walkthrough]:
+def walkthrough(build) -> Iterator[Walkthrough]:
     blocks = walkthrough_blocks()
-    for example in ("ciba-agent", "protected-api", "native-to-web"):
-        path = os.path.join(os.path.dirname(default_binary()), example)
-        assert os.access(path, os.X_OK), f"no {path}: `swift build` builds the examples next to the server"
     assert set(blocks) == {"serve", "authenticator", "api", "agent", "native-to-web"}, blocks
-    assert blocks["serve"][0] == ["swift", "build"], blocks["serve"]  # done before the suite runs
+    # One build: the first screen's release build, to which `swift build -c release` adds the examples (in the
+    # suite the debug build stands in for it, made with --build-tests before the suite runs).
+    assert blocks["serve"][0] == ["swift", "build", "-c", "release"], blocks["serve"]
+    if build.cwd:
+        subprocess.run(blocks["serve"][0], cwd=build.cwd, check=True, stdout=subprocess.DEVNULL, timeout=3600)
+        report(build, "examples added by `swift build -c release`")
+    for example in ("ciba-agent", "protected-api", "native-to-web"):
+        path = os.path.join(build.bin_dir, example)
+        assert os.access(path, os.X_OK), f"no {path}: `swift build` builds the examples next to the server"
     workdir = tempfile.mkdtemp(prefix="warden-walkthrough-")
-    warden = DemoWarden([*(w.replace(BUILD_DIR, os.path.dirname(default_binary()) + "/") for w in blocks["serve"][1])],
-                        binary=default_binary(), workdir=workdir, database_url=f"sqlite:{workdir}/warden.sqlite",
+    warden = DemoWarden([*(w.replace(BUILD_DIR, build.bin_dir + "/") for w in blocks["serve"][1])], cwd=build.cwd,
+                        binary=os.path.join(build.bin_dir, "warden"), workdir=workdir,
+                        database_url=f"sqlite:{workdir}/warden.sqlite",
                         mgmt_client_id="walkthrough-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
                         pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"))
     try:
@@ -165,7 +258,7 @@ def walkthrough() -> Iterator[Walkthrough]:
         assert export == "export", blocks["agent"]
         name, value = variable.split("=", 1)
         env[name] = value
-        run = Walkthrough(warden=warden, blocks=blocks, placeholders=placeholders, env=env, api_url="",
+        run = Walkthrough(warden=warden, build=build, blocks=blocks, placeholders=placeholders, env=env, api_url="",
                           api_log=os.path.join(workdir, "protected-api.log"))
         env.update({k: run.substitute(v) for k, v in env.items()})
 
@@ -240,6 +333,8 @@ def test_the_agent_gets_the_transfer_approved_and_the_api_executes_it(walkthroug
     finally:
         agent.close(force=True)
     assert agent.exitstatus == 0, agent.before
+    if walkthrough.build.cwd:
+        report(walkthrough.build, "walkthrough's transfer approved and executed")
     alice = walkthrough.placeholders["ALICE_USER_ID"]
     assert re.search(r"transfer trf_\S+: 2500 USD approved by " + re.escape(alice), open(walkthrough.api_log).read())
 
@@ -254,7 +349,7 @@ def test_a_denial_stops_the_agent_with_a_non_zero_status(walkthrough, listen):
     agent.expect_exact(f"Binding message: {message}")
     agent.expect(r"\nWaiting for approval of \"" + re.escape(message) + r"\" on the user's device: \d+ s left\n")
     answer(listen, message, "900 EUR", "n", "Denied.")
-    agent.expect_exact("Error: the user denied the transfer (access_denied: ")
+    agent.expect_exact("Error: the user denied the transfer (access_denied)\n")
     agent.expect(pexpect.EOF)
     assert agent.wait() == 1
     assert "\x1b" not in output.getvalue() and "\r" not in output.getvalue(), output.getvalue()
@@ -396,6 +491,9 @@ def assert_logged_in(walkthrough: Walkthrough, response: requests.Response, auth
     assert location.startswith(walkthrough.warden.url("demo/callback") + "?"), location
     query = parse_qs(urlsplit(location).query)
     assert query.get("code") and query.get("state") == parse_qs(urlsplit(authorize_url).query)["state"], location
+    # the demo callback page's curl line redeems as the client the code was issued to (demo-web, confidential)
+    page = html.unescape(requests.get(location, timeout=HTTP_TIMEOUT).text)
+    assert "-u demo-web:WEB_CLIENT_SECRET" in page and "client_id=demo-native" not in page, page
 
 
 def test_native_to_web_prints_a_url_and_a_cookie_that_open_the_web_app_logged_in(walkthrough):

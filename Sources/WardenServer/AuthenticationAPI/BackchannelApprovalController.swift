@@ -22,6 +22,9 @@ struct BackchannelApprovalController: Sendable {
         router.get("u/ciba/:token") { request, context in
             await HostedPages.respond(context) { try await show(request, context: context) }
         }
+        router.get("u/ciba/resume") { request, context in
+            await HostedPages.respond(context) { try resume(request) }
+        }
         router.post("u/ciba/:token") { request, context in
             await HostedPages.respond(context) { try await answer(request, context: context) }
         }
@@ -38,11 +41,11 @@ struct BackchannelApprovalController: Sendable {
         }
         let client = try await runtime.cache.client(id: record.clientID)?.client
         let page = BackchannelApprovalPage(
-            clientName: client?.name ?? "An application", email: user.email ?? user.userID,
-            bindingMessage: record.bindingMessage, audience: try await apiName(record.audience),
+            clientName: DisplayText.clean(client?.name ?? "An application"), email: user.email ?? user.userID,
+            bindingMessage: DisplayText.clean(record.bindingMessage), audience: try await apiName(record.audience),
             scopes: try await flow.scopes.descriptions(
                 of: record.scope.filter { $0 != "openid" }, audience: record.audience),
-            details: AuthorizationDetailsSummary.lines(record.authorizationDetails),
+            details: AuthorizationDetailsDisplay.sections(record.authorizationDetails),
             expiresAt: Self.describe(record.expiresAt), formAction: path(token),
             csrf: Self.csrf(request: request, record: record))
         return PageRenderer.shared.response(page)
@@ -58,8 +61,8 @@ struct BackchannelApprovalController: Sendable {
         // A user blocked since the page was shown can no longer answer.
         guard try await flow.activeUser(of: session) != nil else { throw ResultPages.blocked }
         let action = form["action"]
-        guard action == "approve" || action == "deny" else { throw ErrorPage.unreadableForm }
-        let approved = action == "approve"
+        guard action == "accept" || action == "deny" else { throw ErrorPage.unreadableForm }
+        let approved = action == "accept"
         switch try await service.decide(record, approved: approved) {
         case .decided:
             let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
@@ -71,7 +74,7 @@ struct BackchannelApprovalController: Sendable {
                     clientID: record.clientID, ip: ip, userAgent: request.headers[.userAgent], userID: session.userID,
                     audience: record.audience, scope: record.scope.joined(separator: " ")))
             let client = try await runtime.cache.client(id: record.clientID)?.client
-            let name = client?.name ?? "the application"
+            let name = DisplayText.clean(client?.name ?? "the application")
             return PageRenderer.shared.response(
                 approved
                     ? NoticePage(
@@ -104,13 +107,31 @@ struct BackchannelApprovalController: Sendable {
         return session
     }
 
-    /// Sends the person to the hosted login, which brings them back here (SPEC §6.4).
+    /// Sends the person to the hosted login, which brings them back here (SPEC §6.4). The link's token is
+    /// stored only as a hash (SPEC §3): the login transaction returns to `u/ciba/resume`, and the token waits
+    /// in an `HttpOnly` cookie of this browser, which had it in its address bar anyway.
     private func startLogin(token: String, record: BackchannelRequest) async throws -> Response {
         let id = try await flow.transactions.start(
-            LoginTransaction(returnPath: path(token), clientID: record.clientID), stage: .login)
-        return Response(
+            LoginTransaction(returnPath: flow.basePath + "u/ciba/resume", clientID: record.clientID), stage: .login)
+        var response = Response(
             status: .found, headers: [.location: flow.loginPath + "?state=" + id, .cacheControl: "no-store"])
+        response.setCookie(
+            Cookie(
+                name: Self.linkCookie, value: token, maxAge: 3600, path: flow.basePath + "u/ciba/",
+                secure: flow.sessions.secureCookies, httpOnly: true, sameSite: .lax))
+        return response
     }
+
+    /// `GET u/ciba/resume`: back from the hosted login, to the link the cookie holds.
+    func resume(_ request: Request) throws -> Response {
+        guard let token = request.cookies[Self.linkCookie]?.value, !token.isEmpty,
+            token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), token.count <= 128
+        else { throw ResultPages.unknownLink }
+        return Response(status: .found, headers: [.location: path(token), .cacheControl: "no-store"])
+    }
+
+    /// The cookie that carries the link's token through the hosted login.
+    static let linkCookie = "warden_ciba_link"
 
     private func path(_ token: String) -> String { flow.basePath + "u/ciba/" + token }
 

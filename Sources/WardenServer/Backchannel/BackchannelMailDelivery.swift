@@ -64,23 +64,31 @@ struct BackchannelMailDelivery: DeliveryHandler {
         logger.error("approval e-mail abandoned", metadata: ["job": "\(job.id)", "reason": "\(reason)"])
     }
 
-    /// The message for `request`.
+    /// The message for `request`. The client's name, the binding message and the authorization details pass
+    /// through ``DisplayText/clean(_:)`` (SPEC §11): none of them can add a line of its own (a fake
+    /// "Approve at:" link above the real one) or reorder the text; each detail is a labelled line.
     static func message(
-        request: BackchannelRequest, clientName: String, from: MailAddress, to: MailAddress, link: String
+        request: BackchannelRequest, clientName rawClientName: String, from: MailAddress, to: MailAddress,
+        link: String
     ) -> MailMessage {
-        let details = AuthorizationDetailsSummary.lines(request.authorizationDetails)
+        let clientName = DisplayText.clean(rawClientName)
+        let bindingMessage = DisplayText.clean(request.bindingMessage)
+        let sections = AuthorizationDetailsDisplay.sections(request.authorizationDetails)
         let expiry = BackchannelApprovalController.describe(request.expiresAt)
         var text = """
             \(clientName) asks for your approval.
 
-            Binding message: \(request.bindingMessage)
+            Binding message: \(bindingMessage)
             (check that it matches what the application shows)
 
             """
-        if let audience = request.audience { text += "Access to: \(audience)\n" }
-        let scopes = request.scope.filter { $0 != "openid" }
+        if let audience = request.audience { text += "Access to: \(DisplayText.clean(audience))\n" }
+        let scopes = request.scope.filter { $0 != "openid" }.map(DisplayText.clean)
         if !scopes.isEmpty { text += "Permissions: \(scopes.joined(separator: ", "))\n" }
-        for line in details { text += "- \(line)\n" }
+        for section in sections {
+            text += "\n\(section.heading)\n"
+            for line in AuthorizationDetailsDisplay.textLines(section.rows, indent: "  ") { text += line + "\n" }
+        }
         text += """
 
             Approve or deny it here (the link works until \(expiry)):
@@ -93,14 +101,24 @@ struct BackchannelMailDelivery: DeliveryHandler {
             <!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1c2430">
             <p><strong>\(escape(clientName))</strong> asks for your approval.</p>
             <p style="padding:12px;background:#eef3fd;border-radius:8px;font-size:18px;font-weight:600">\
-            \(escape(request.bindingMessage))</p>
+            \(escape(bindingMessage))</p>
             <p style="color:#4a5568">Check that this matches what the application shows.</p>
 
             """
-        if let audience = request.audience { html += "<p>Access to <strong>\(escape(audience))</strong></p>\n" }
-        let items = scopes.map { "Permission: " + $0 } + details
-        if !items.isEmpty {
-            html += "<ul>" + items.map { "<li>\(escape($0))</li>" }.joined() + "</ul>\n"
+        if let audience = request.audience {
+            html += "<p>Access to <strong>\(escape(DisplayText.clean(audience)))</strong></p>\n"
+        }
+        if !scopes.isEmpty {
+            html += "<ul>" + scopes.map { "<li>Permission: \(escape($0))</li>" }.joined() + "</ul>\n"
+        }
+        for section in sections {
+            html += "<p style=\"margin:16px 0 4px;font-weight:600\">\(escape(section.heading))</p>\n<table>"
+            for row in section.rows {
+                html +=
+                    "<tr><td style=\"padding:2px 12px 2px \(row.depth * 16)px;color:#4a5568\">\(escape(row.label))</td>"
+                    + "<td style=\"padding:2px 0;font-weight:600\">\(escape(row.value))</td></tr>"
+            }
+            html += "</table>\n"
         }
         html += """
             <p><a href="\(escape(link))" style="display:inline-block;padding:12px 20px;background:#2b59c3;\
@@ -111,7 +129,7 @@ struct BackchannelMailDelivery: DeliveryHandler {
 
             """
         return MailMessage(
-            from: from, to: [to], subject: "\(clientName) asks for your approval: \(request.bindingMessage)",
+            from: from, to: [to], subject: "\(clientName) asks for your approval: \(bindingMessage)",
             text: text, html: html)
     }
 

@@ -16,6 +16,7 @@ struct ManagementAuthMiddleware: RouterMiddleware {
         let (clientID, scopes) = try verify(request.headers[.authorization])
         context.managementScopes = scopes
         context.managementClientID = clientID
+        RequestFacts.client(clientID)
         return try await next(request, context)
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import WardenCore
 
 /// `/api/v2/keys/signing` (SPEC §2, §9): list, read, rotate and revoke.
@@ -27,6 +28,12 @@ struct SigningKeysController {
                 "Rotate the Application Signing Key", scope: "create:signing_keys", request, context
             ) {
                 let made = try await runtime.keys.rotate()
+                context.logger.notice(
+                    "signing keys rotated",
+                    metadata: [
+                        "kids": "\(made.map(\.kid).joined(separator: ","))",
+                        "client_id": "\(context.managementClientID ?? "")",
+                    ])
                 guard let primary = made.first(where: { $0.alg == .rs256 }) ?? made.first else {
                     throw ManagementError.serverError(debug: "rotation made no key")
                 }

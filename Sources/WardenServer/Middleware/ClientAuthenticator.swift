@@ -21,7 +21,14 @@ struct ClientAuthenticator: Sendable {
     func authenticate(
         headers: HTTPFields, parameters: RequestParameters, credentialsRequired: Bool
     ) async throws -> ClientRecord {
-        let (record, authenticated) = try await authenticate(headers: headers, parameters: parameters)
+        let (record, authenticated): (ClientRecord, Bool)
+        do {
+            (record, authenticated) = try await authenticate(headers: headers, parameters: parameters)
+        } catch {
+            RequestFacts.client(parameters["client_id"])
+            throw error
+        }
+        RequestFacts.client(record.client.clientID)
         if !authenticated, credentialsRequired || !record.client.isPublic {
             throw OAuthError(.invalidClient, "Client authentication is required")
         }

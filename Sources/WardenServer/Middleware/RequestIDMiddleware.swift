@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 import Hummingbird
 
 /// Echoes the request id (Hummingbird's `hb.request.id`, present in every log line of the request) in an

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WardenCore
 
 /// A hosted page (SPEC §5): its template, title and the values the template reads under `page`.
 protocol Page: Sendable {
@@ -82,12 +83,28 @@ struct DemoCallbackPage: Page {
     var code: String?
     var state: String?
     var curl: String?
+    /// What to do with the curl line.
+    var hint: String?
     var error: String?
     var errorDescription: String?
+
+    static func hint(known: Bool, verifierKnown: Bool, confidential: Bool) -> String {
+        guard known else {
+            return
+                "This code is not known (any more): codes live 60 seconds and work once. Sign in again for a new one."
+        }
+        var text = "Run this within 60 seconds of signing in; the code works once."
+        if confidential {
+            text += " Replace WEB_CLIENT_SECRET with the secret of the web client printed by warden serve --demo."
+        }
+        if !verifierKnown { text += " Replace VERIFIER with the code verifier your application made." }
+        return text
+    }
 }
 
-/// The CIBA approval page reached from the e-mail (SPEC §6.4): the consent details of §6.5 and two buttons
-/// named `action`, `approve` and `deny`.
+/// The CIBA approval page reached from the e-mail (SPEC §6.4): the consent details of §6.5 (the authorization
+/// details as ``AuthorizationDetailsDisplay`` lays them out, one labelled line per value) and two buttons named
+/// `action`, `accept` and `deny` (SPEC §5).
 struct BackchannelApprovalPage: Page {
     static let template = "ciba_approval"
     let title = "Approve request"
@@ -96,7 +113,7 @@ struct BackchannelApprovalPage: Page {
     var bindingMessage: String
     var audience: String?
     var scopes: [ConsentPage.ScopeLine]
-    var details: [String]
+    var details: [AuthorizationDetailsDisplay.Section]
     var expiresAt: String
     var formAction: String
     var csrf: String

@@ -64,13 +64,20 @@ enum PageTemplates {
         <ul class="scopes">
         {{#scopes}}<li>{{description}}</li>
         {{/scopes}}
-        {{#details}}<li>{{.}}</li>
-        {{/details}}
         </ul>
+        {{#details}}
+        <section class="detail">
+        <h2>{{heading}}</h2>
+        <dl>
+        {{#rows}}<div class="depth{{depth}}"><dt>{{label}}</dt><dd>{{value}}</dd></div>
+        {{/rows}}
+        </dl>
+        </section>
+        {{/details}}
         <p class="hint">This request expires {{expiresAt}}.</p>
         <form method="post" action="{{formAction}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit" name="action" value="approve">Approve</button>
+        <button type="submit" name="action" value="accept">Approve</button>
         <button type="submit" name="action" value="deny" class="secondary">Deny</button>
         </form>
         {{/page}}{{/content}}{{/layout}}
@@ -126,9 +133,9 @@ enum PageTemplates {
         <p>Warden redirected here with this authorization code (usable once, for 60 seconds):</p>
         <code>{{code}}</code>
         {{#state}}<p>state: {{state}}</p>{{/state}}
-        <p>Redeem it now, with VERIFIER replaced by the code verifier that <strong>warden serve --demo</strong>
-        printed:</p>
+        <p>Redeem it at the token endpoint:</p>
         <code>{{curl}}</code>
+        {{#hint}}<p class="hint">{{hint}}</p>{{/hint}}
         {{/code}}
         {{^code}}{{^error}}
         <p>No authorization code here. Open the login URL that <strong>warden serve --demo</strong> printed to

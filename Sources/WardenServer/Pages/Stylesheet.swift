@@ -10,6 +10,7 @@ enum Stylesheet {
         .tenant{margin:0;font-weight:600;color:#4a5568;letter-spacing:.02em}
         h1{margin:.25rem 0 1rem;font-size:1.4rem;line-height:1.25}
         label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+        input,button,select,textarea{font:inherit}
         input{width:100%;padding:.7rem;font-size:1rem;border:1px solid #b8c0cc;border-radius:.5rem}
         button{width:100%;margin-top:1rem;padding:.75rem;font-size:1rem;font-weight:600;border:0;\
         border-radius:.5rem;background:#2b59c3;color:#fff;cursor:pointer}
@@ -21,6 +22,14 @@ enum Stylesheet {
         .binding{padding:.75rem;border-radius:.5rem;background:#eef3fd;font-size:1.15rem;font-weight:600;\
         overflow-wrap:anywhere}
         ul.scopes{padding-left:1.2rem}
+        .detail{margin:1rem 0;padding:.75rem;border:1px solid #d5dbe4;border-radius:.5rem}
+        .detail h2{margin:0 0 .5rem;font-size:1rem}
+        .detail dl{margin:0}
+        .detail dl>div{display:flex;gap:.75rem;padding:.15rem 0}
+        .detail dt{flex:0 0 7.5rem;color:#4a5568;overflow-wrap:anywhere}
+        .detail dd{margin:0;flex:1;min-width:0;font-weight:600;overflow-wrap:anywhere}
+        .detail .depth1{padding-left:1rem}.detail .depth2{padding-left:2rem}.detail .depth3{padding-left:3rem}
+        p{overflow-wrap:anywhere}
         code{display:block;padding:.5rem;overflow-wrap:anywhere;background:#f4f6f9;border-radius:.375rem;\
         font-size:.875rem}
         """

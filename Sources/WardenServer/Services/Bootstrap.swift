@@ -19,6 +19,8 @@ public struct Bootstrap: Sendable {
     public struct Outcome: Sendable {
         /// Set when this start created the management client with a generated secret.
         public var createdClient: (id: String, secret: String)?
+        /// The management client's id (created now or before).
+        public var managementClientID = ""
     }
 
     @discardableResult
@@ -69,6 +71,7 @@ public struct Bootstrap: Sendable {
                     audience: audience, scope: ManagementScopes.all))
         }
         try await runtime.cache.reload()
+        outcome.managementClientID = client.client.clientID
         return outcome
     }
 

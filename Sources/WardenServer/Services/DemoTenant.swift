@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdBcrypt
+import Synchronization
 import WardenCore
 
 /// The demo tenant of `warden serve --demo` (SPEC §1), seeded idempotently: alice, the demo API, a public
@@ -29,6 +30,8 @@ public struct DemoTenant: Sendable {
         /// A fresh enrolment ticket for alice (SPEC §7.1): the quick start's one-command enrolment of the terminal
         /// authenticator. Nothing is enrolled until someone uses it.
         public var enrollmentTicketURL: String
+        /// The quick start's login URL with a fresh PKCE pair; `/demo/callback` fills its verifier in.
+        public var login: QuickStartLogin
     }
 
     public func seed() async throws -> Seeded {
@@ -93,9 +96,11 @@ public struct DemoTenant: Sendable {
 
         try await runtime.cache.reload()
         let ticketID = try await EnrollmentTickets(runtime: runtime).issue(EnrollmentTicket(user: user.user))
+        let login = Self.quickStartLogin(issuer: runtime.issuer)
+        DemoLogins.shared.remember(verifier: login.verifier)
         return Seeded(
             userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback,
-            enrollmentTicketURL: EnrollmentTicket.url(issuer: runtime.issuer, ticketID: ticketID))
+            enrollmentTicketURL: EnrollmentTicket.url(issuer: runtime.issuer, ticketID: ticketID), login: login)
     }
 
     private func upsert(_ client: Client, secret: String?, now: Date) async throws {
@@ -144,25 +149,68 @@ extension DemoTenant {
     /// `{issuer}demo/callback`, the demo clients' callback.
     static func callback(issuer: String) -> String { issuer + "demo/callback" }
 
-    /// The curl line that redeems `code` at the token endpoint (SPEC §5).
-    static func redeemCommand(issuer: String, code: String, verifier: String) -> String {
-        "curl -s \(issuer)oauth/token -d grant_type=authorization_code -d client_id=\(nativeClientID)"
-            + " --data-urlencode redirect_uri=\(callback(issuer: issuer)) -d code=\(code) -d code_verifier=\(verifier)"
+    /// The curl line that redeems `code` at the token endpoint (SPEC §5), as the client it was issued to
+    /// authenticates: the public native client by `client_id` alone, a confidential one (`demo-web`, after
+    /// native-to-web) with its secret (a placeholder: the page never shows a secret); `code_verifier` when the
+    /// code was issued with a PKCE challenge.
+    static func redeemCommand(
+        issuer: String, code: String, verifier: String?, clientID: String = nativeClientID, confidential: Bool = false
+    ) -> String {
+        var command = "curl -s \(issuer)oauth/token -d grant_type=authorization_code"
+        command += confidential ? " -u \(clientID):WEB_CLIENT_SECRET" : " -d client_id=\(clientID)"
+        command += " --data-urlencode redirect_uri=\(callback(issuer: issuer)) -d code=\(code)"
+        if let verifier { command += " -d code_verifier=\(verifier)" }
+        return command
     }
 
-    /// `GET /demo/callback` shows the code (or error) it received and the curl line that redeems it;
-    /// `GET /demo/`, the demo clients' post-logout address, shows the same page without a code.
-    static func addRoutes(to router: Router<WardenRequestContext>, issuer: String) {
+    /// `GET /demo/callback` shows the code (or error) it received and the curl line that redeems it, filled in
+    /// for the client the code was issued to, with the verifier when this server made it (the quick start's
+    /// login); `GET /demo/`, the demo clients' post-logout address, shows the same page without a code.
+    static func addRoutes(
+        to router: Router<WardenRequestContext>, issuer: String, codes: any ArtefactStore, clock: any WardenClock
+    ) {
         let page: @Sendable (Request, WardenRequestContext) async throws -> Response = { request, _ in
             let query = QueryParameters(request.uri.query)
             let code = query?["code"]
+            var curl: String?
+            var hint: String?
+            if let code {
+                let grant = try await codes.peekArtefact(
+                    kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code), now: clock.now()
+                ).flatMap { try? JSONDecoder().decode(AuthorizationCodeGrant.self, from: Data($0.utf8)) }
+                let clientID = grant?.clientID ?? nativeClientID
+                let verifier = grant?.codeChallenge.map { DemoLogins.shared.verifier(challenge: $0) ?? "VERIFIER" }
+                let confidential = clientID == webClientID
+                curl = redeemCommand(
+                    issuer: issuer, code: code, verifier: verifier, clientID: clientID, confidential: confidential)
+                hint = DemoCallbackPage.hint(
+                    known: grant != nil, verifierKnown: verifier != "VERIFIER", confidential: confidential)
+            }
             return PageRenderer.shared.response(
                 DemoCallbackPage(
-                    code: code, state: query?["state"],
-                    curl: code.map { redeemCommand(issuer: issuer, code: $0, verifier: "VERIFIER") },
+                    code: code, state: query?["state"], curl: curl, hint: hint,
                     error: query?["error"], errorDescription: query?["error_description"]))
         }
         router.get("demo/callback", use: page)
         router.get("demo", use: page)
+    }
+}
+
+/// The code verifiers of the quick-start logins this process printed (by their S256 challenge), so that
+/// `/demo/callback` shows a curl line that runs as printed. The last 16 are kept; a verifier is no secret
+/// once printed on the operator's terminal, and a code is useless without it only to someone else.
+final class DemoLogins: Sendable {
+    static let shared = DemoLogins()
+    private let verifiers = Mutex<[(challenge: String, verifier: String)]>([])
+
+    func remember(verifier: String) {
+        verifiers.withLock { list in
+            list.append((SecretHash.sha256Base64URL(verifier), verifier))
+            if list.count > 16 { list.removeFirst(list.count - 16) }
+        }
+    }
+
+    func verifier(challenge: String) -> String? {
+        verifiers.withLock { list in list.last { $0.challenge == challenge }?.verifier }
     }
 }

@@ -23,8 +23,24 @@ public final class EventLog: Service {
         self.logger = logger
     }
 
+    /// The event types that also get a line in the process log (at `notice`), so an operator following the
+    /// log sees failed sign-ins, lockouts and decisions without querying `/api/v2/logs`.
+    static let securityTypes: Set<LogEventType> = [
+        .loginFailure, .wrongPassword, .unknownUser, .accountLocked, .deviceAccepted, .deviceRejected,
+        .deviceAuthFailed, .refreshTokenReused,
+    ]
+
     /// Queues an event; never blocks and never throws.
     public func record(_ event: WardenCore.LogEvent) {
+        if Self.securityTypes.contains(event.type) {
+            var metadata: Logger.Metadata = ["type": "\(event.type.rawValue)"]
+            if let clientID = event.clientID {
+                metadata["client_id"] = "\(DisplayText.clean(String(clientID.prefix(64))))"
+            }
+            if let userID = event.userID { metadata["user_id"] = "\(userID)" }
+            if let ip = event.ip { metadata["ip"] = "\(ip)" }
+            logger.notice("\(event.description ?? event.type.rawValue)", metadata: metadata)
+        }
         buffer.withLock { events in
             if events.count >= Self.capacity { events.removeFirst(events.count - Self.capacity + 1) }
             events.append(event)

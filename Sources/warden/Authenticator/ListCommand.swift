@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WardenAuthenticator
+import WardenCore
 
 extension AuthenticatorCommand {
     /// `warden authenticator list`: the enrolments and their pending requests.
@@ -46,7 +47,7 @@ extension AuthenticatorCommand {
             guard notification.transactionLinkingID != nil else { return head }
             do {
                 let consent = try await authenticator.fetchConsent(for: notification, enrollment: enrollment)
-                let message = consent.requestedDetails.bindingMessage.map(ConsentRendering.sanitized) ?? ""
+                let message = consent.requestedDetails.bindingMessage.map(DisplayText.clean) ?? ""
                 return head + "  \"\(message)\""
             } catch {
                 return head + "  (\(TransactionDesk.describe(error)))"

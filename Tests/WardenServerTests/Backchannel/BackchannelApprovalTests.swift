@@ -24,15 +24,43 @@ struct BackchannelApprovalTests {
             let decoded = BackchannelFixture.decodeQuotedPrintable(message)
             #expect(decoded.contains("Payments Agent asks for your approval."))
             #expect(decoded.contains("Binding message: Pay 2500 USD #A-17"))
-            #expect(
-                decoded.contains(
-                    "money_transfer — beneficiary: Hanna Herwitz; instructedAmount: {amount 2500, currency USD}"))
+            // One shared layout of the details (AuthorizationDetailsDisplay): a transfer reads as a transfer.
+            let lines = decoded.components(separatedBy: "\r\n")
+            #expect(lines.contains("Money transfer"))
+            #expect(lines.contains("  Amount:       2500 USD"))
+            #expect(lines.contains("  Beneficiary:  Hanna Herwitz"))
             #expect(decoded.contains("<strong>Payments Agent</strong>"))
             #expect(try await fixture.approvalPath().count > "/u/ciba/".count + 40)
         }
         let sent = try await fixture.events("gd_send_email")
         #expect(sent.count == 1)
         #expect(sent.first?.userID == fixture.userID)
+    }
+
+    /// The threat model: the link's token is stored only as a hash — also while the hosted login runs (the
+    /// login transaction returns to `u/ciba/resume`; the token waits in the browser's cookie).
+    @Test func theLinkTokenIsNotStoredInTheClearDuringTheLogin() async throws {
+        let fixture = try await BackchannelFixture.make()
+        try await fixture.warden.test { http in
+            _ = try await fixture.started(http: http)
+            let path = try await fixture.approvalPath()
+            let token = String(path.dropFirst("/u/ciba/".count))
+            var browser = Browser(http)
+            let redirect = try await browser.get(path)
+            #expect(redirect.status == .found)
+            let state = try #require(redirect.headers[.location]?.components(separatedBy: "state=").last)
+            let payload = try #require(
+                try await fixture.warden.runtime.store.peekArtefact(
+                    kind: LoginTransaction.Stage.login.rawValue, hash: SecretHash.sha256Hex(state),
+                    now: fixture.warden.clock.now()))
+            let transaction = try JSONDecoder().decode([String: String].self, from: Data(payload.utf8))
+            #expect(transaction["return_path"] == "/u/ciba/resume")
+            #expect(!payload.contains(token))
+            // The page is reached all the same, and an unknown cookie leads nowhere.
+            #expect(try await fixture.openApproval(&browser, path: path).status == .ok)
+            var stranger = Browser(http)
+            #expect(try await stranger.get("/u/ciba/resume").status == .notFound)
+        }
     }
 
     @Test func thePageShowsTheConsentDetailsAfterTheHostedLogin() async throws {
@@ -51,8 +79,10 @@ struct BackchannelApprovalTests {
             #expect(html.contains("Payments Agent"))
             #expect(html.contains("Pay 2500 USD #A-17"))
             #expect(html.contains(fixture.api.identifier))
-            #expect(html.contains("money_transfer — beneficiary: Hanna Herwitz"))
-            #expect(html.contains("value=\"approve\""))
+            #expect(html.contains("<h2>Money transfer</h2>"))
+            #expect(html.contains("<dt>Amount</dt><dd>2500 USD</dd>"))
+            #expect(html.contains("<dt>Beneficiary</dt><dd>Hanna Herwitz</dd>"))
+            #expect(html.contains("value=\"accept\""))
             #expect(html.contains("value=\"deny\""))
             // Viewing does not use the link up.
             #expect(try await browser.get(path).status == .ok)
@@ -64,13 +94,13 @@ struct BackchannelApprovalTests {
         try await fixture.warden.test { http in
             let (id, path, signedIn, csrf) = try await fixture.openedApproval(http: http)
             var browser = signedIn
-            #expect(try await browser.post(path, [("csrf", "forged"), ("action", "approve")]).status == .forbidden)
-            #expect(try await browser.post(path, [("action", "approve")]).status == .forbidden)
+            #expect(try await browser.post(path, [("csrf", "forged"), ("action", "accept")]).status == .forbidden)
+            #expect(try await browser.post(path, [("action", "accept")]).status == .forbidden)
             var stranger = Browser(http)
-            #expect(try await stranger.post(path, [("csrf", csrf), ("action", "approve")]).status == .forbidden)
+            #expect(try await stranger.post(path, [("csrf", csrf), ("action", "accept")]).status == .forbidden)
             #expect(try await browser.post(path, [("csrf", csrf), ("action", "maybe")]).status == .badRequest)
             #expect(try await fixture.stored(id).status == .pending)
-            #expect(try await browser.post(path, [("csrf", csrf), ("action", "approve")]).status == .ok)
+            #expect(try await browser.post(path, [("csrf", csrf), ("action", "accept")]).status == .ok)
             #expect(try await fixture.stored(id).status == .approved)
         }
     }
@@ -83,7 +113,7 @@ struct BackchannelApprovalTests {
             var record = try #require(try await fixture.warden.runtime.store.user(id: fixture.userID))
             record.user.blocked = true
             try await fixture.warden.runtime.store.updateUser(record)
-            let answer = try await browser.post(path, [("csrf", csrf), ("action", "approve")])
+            let answer = try await browser.post(path, [("csrf", csrf), ("action", "accept")])
             #expect(answer.status == .forbidden)
             #expect(try await fixture.stored(id).status == .pending)
         }
@@ -105,7 +135,8 @@ struct BackchannelApprovalTests {
                     ("csrf", try #require(hiddenField("csrf", in: login.text))), ("username", bob),
                     ("password", FrontChannelFixture.password),
                 ])
-            #expect(signedIn.headers[.location] == path)
+            #expect(signedIn.headers[.location] == "/u/ciba/resume")
+            #expect(try await browser.get("/u/ciba/resume").headers[.location] == path)
             let again = try await browser.get(path)
             #expect(again.status == .found)
             #expect(again.headers[.location]?.hasPrefix("/u/login?state=") == true)

@@ -125,7 +125,12 @@ struct BackchannelFixture {
                 ("password", FrontChannelFixture.password),
             ])
         #expect(login.status == .seeOther)
-        #expect(login.headers[.location] == path)
+        // The login transaction returns to u/ciba/resume (the token is not stored), which sends the browser
+        // back to the link its cookie holds.
+        #expect(login.headers[.location] == "/u/ciba/resume")
+        let resume = try await browser.get("/u/ciba/resume")
+        #expect(resume.status == .found)
+        #expect(resume.headers[.location] == path)
         return try await browser.get(path)
     }
 
@@ -145,7 +150,7 @@ struct BackchannelFixture {
         let page = try await openApproval(&browser, path: path)
         #expect(page.status == .ok)
         let csrf = try #require(hiddenField("csrf", in: page.text))
-        return try await browser.post(path, [("csrf", csrf), ("action", approve ? "approve" : "deny")])
+        return try await browser.post(path, [("csrf", csrf), ("action", approve ? "accept" : "deny")])
     }
 
     /// The events of `type` written so far.

@@ -54,8 +54,9 @@ struct DevicePush: JobPayload, Equatable {
         requestedAt = ManagementResponse.timestamp(request.createdAt).stringValue ?? ""
         issuerHost = Self.host(of: issuer)
         consentID = request.consentID
-        title = clientName
-        bindingMessage = request.bindingMessage
+        // Shown on the device as they are: cleaned of control and bidirectional characters (SPEC §11).
+        title = DisplayText.clean(clientName)
+        bindingMessage = DisplayText.clean(request.bindingMessage)
     }
 
     /// The §7.2 fields, in the table's order (`s` and `l` are not known to Warden).
