@@ -173,7 +173,7 @@ def test_one_line_per_request_with_its_fields_and_no_secret(logged):
         "method": "POST", "route": "/oauth/token", "status": "200", "client_id": node.mgmt_client_id}, lines["ok"]
     assert (lines["bad"]["status"], lines["bad"]["route"]) == ("401", "/oauth/token"), lines["bad"]
     assert (lines["listed"]["route"], lines["listed"]["client_id"]) == ("/api/v2/clients", node.mgmt_client_id)
-    assert (lines["page"]["route"], lines["page"]["status"]) == ("/u/ciba/:token", "404"), lines["page"]
+    assert (lines["page"]["route"], lines["page"]["status"]) == ("/u/ciba/{token}", "404"), lines["page"]
     log = node.stdout_text()
     for leaked in (secret, token, code, "sensitive"):
         assert leaked not in log, f"the log carries {leaked[:12]}…"
