@@ -66,6 +66,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The OpenAPI document is a JSON file embedded in the code at build time (Plugins/EmbedOpenAPIDocument).
+        .executableTarget(name: "embed-text", path: "Tools/EmbedText", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
         .target(
             name: "WardenServer",
             dependencies: [
@@ -91,7 +94,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
-            swiftSettings: swiftSettings
+            exclude: ["ManagementAPI/openapi.json"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedOpenAPIDocument"]
         ),
         .target(
             name: "WardenTesting",
