@@ -2667,6 +2667,93 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/oauth/introspect": {
+      "post": {
+        "operationId": "introspect",
+        "summary": "Token introspection",
+        "tags": [
+          "authentication"
+        ],
+        "description": "RFC 7662 (SPEC §5.1). The client authenticates as at the token endpoint (its registered method only; an assertion's `aud` may be this endpoint's URL); public clients cannot introspect (401 `invalid_client`). An access token is active only for the client it was issued to or a client with a client grant for one of its audiences (RFC 7662 §2.2); a refresh token only for its client. Anything else, garbage included, is `{\"active\": false}`.",
+        "security": [
+          {
+            "clientSecretBasic": []
+          },
+          {}
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/IntrospectionRequest"
+              }
+            },
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/IntrospectionRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Whether the token is active and, when it is, its claims.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/IntrospectionResponse"
+                }
+              }
+            },
+            "headers": {
+              "Cache-Control": {
+                "required": true,
+                "description": "`no-store`.",
+                "schema": {
+                  "type": "string",
+                  "const": "no-store"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/TokenBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/TokenUnauthorized"
+          },
+          "413": {
+            "$ref": "#/components/responses/TokenPayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/TokenServerError"
+          }
+        }
+      }
+    },
+    "/.well-known/oauth-authorization-server": {
+      "get": {
+        "operationId": "oauthAuthorizationServerMetadata",
+        "summary": "OAuth 2.0 Authorization Server metadata (RFC 8414)",
+        "tags": [
+          "discovery"
+        ],
+        "description": "The same document as `/.well-known/openid-configuration`.",
+        "responses": {
+          "200": {
+            "description": "The metadata.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OpenIDConfiguration"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/.well-known/openid-configuration": {
       "get": {
         "operationId": "openidConfiguration",
@@ -6620,6 +6707,88 @@ enum OpenAPIDocument {
           }
         }
       },
+      "IntrospectionRequest": {
+        "type": "object",
+        "description": "RFC 7662 §2.1, plus the client authentication parameters of `TokenRequest` (`client_id`, `client_secret`, `client_assertion`, `client_assertion_type`).",
+        "required": [
+          "token"
+        ],
+        "properties": {
+          "token": {
+            "type": "string"
+          },
+          "token_type_hint": {
+            "type": "string",
+            "enum": [
+              "access_token",
+              "refresh_token"
+            ]
+          }
+        },
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "IntrospectionResponse": {
+        "type": "object",
+        "description": "RFC 7662 §2.2: `{\"active\": false}` alone, or an active token's members.",
+        "required": [
+          "active"
+        ],
+        "properties": {
+          "active": {
+            "type": "boolean"
+          },
+          "scope": {
+            "type": "string"
+          },
+          "client_id": {
+            "type": "string"
+          },
+          "sub": {
+            "type": "string"
+          },
+          "aud": {
+            "oneOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ]
+          },
+          "iss": {
+            "type": "string",
+            "format": "uri"
+          },
+          "exp": {
+            "type": "integer"
+          },
+          "iat": {
+            "type": "integer"
+          },
+          "token_type": {
+            "type": "string",
+            "enum": [
+              "Bearer",
+              "refresh_token"
+            ]
+          },
+          "authorization_details": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "type"
+              ]
+            }
+          }
+        }
+      },
       "OpenIDConfiguration": {
         "type": "object",
         "description": "OpenID Connect Discovery 1.0 / RFC 8414 metadata.",
@@ -6665,6 +6834,24 @@ enum OpenAPIDocument {
           "end_session_endpoint": {
             "type": "string",
             "format": "uri"
+          },
+          "introspection_endpoint": {
+            "type": "string",
+            "format": "uri"
+          },
+          "request_parameter_supported": {
+            "type": "boolean",
+            "const": false
+          },
+          "request_uri_parameter_supported": {
+            "type": "boolean",
+            "const": false
+          },
+          "acr_values_supported": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           },
           "backchannel_authentication_endpoint": {
             "type": "string",
