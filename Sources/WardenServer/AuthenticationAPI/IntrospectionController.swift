@@ -7,8 +7,8 @@ import WardenCore
 ///
 /// The client authenticates as at the token endpoint (an assertion's `aud` may be this endpoint's URL, SPEC §4);
 /// public clients cannot introspect (401 `invalid_client`). `token` is required (400 `invalid_request`);
-/// `token_type_hint` only orders the lookups (RFC 7662 §2.1). A Warden access token — signed by a published key,
-/// issued here, unexpired, its grant not revoked (``AccessTokenRevocation``), its user not blocked — is active
+/// `token_type_hint` is accepted and not needed (RFC 7662 §2.1): a token's shape tells which it is. A Warden
+/// access token — signed by a published key, issued here, unexpired, its grant not revoked (``AccessTokenRevocation``), its user not blocked — is active
 /// for the client it was issued to and for a client with a client grant for one of its audiences; a refresh
 /// token — stored, unexpired, neither revoked nor rotated away, its user not blocked — for the client it was
 /// issued to. Anything else, garbage included, is `{"active": false}` (RFC 7662 §2.2: a client not allowed to
@@ -37,14 +37,11 @@ struct IntrospectionController: Sendable {
         guard let token = parameters["token"] else {
             throw OAuthError.invalidRequest("Missing required parameter: token")
         }
-        var members: [(String, JSONValue)]?
-        if parameters["token_type_hint"] == "refresh_token" {
-            members = try await refreshToken(token, caller: caller)
-        }
-        if members == nil { members = try await accessToken(token, caller: caller) }
-        if members == nil, parameters["token_type_hint"] != "refresh_token" {
-            members = try await refreshToken(token, caller: caller)
-        }
+        // `token_type_hint` (RFC 7662 §2.1) is not needed: access tokens are JWTs (dot-separated), refresh tokens
+        // opaque base64url; a token of the wrong shape for its hint is still found.
+        let members =
+            token.contains(".")
+            ? try await accessToken(token, caller: caller) : try await refreshToken(token, caller: caller)
         return .json(JSONValue.serializedObject(members ?? [("active", false)]), noStore: true)
     }
 

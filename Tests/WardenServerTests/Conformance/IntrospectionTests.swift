@@ -59,8 +59,10 @@ struct IntrospectionTests {
             #expect(json["client_id"]?.stringValue == flow.client.id)
             #expect(json["sub"]?.stringValue == flow.user.userID)
             #expect(json["scope"] == "openid offline_access")
-            // Without a hint the access-token lookup fails first, then the refresh token is found.
+            // RFC 7662 §2.1: the hint is optional, and a wrong one does not hide the token.
             #expect(try await Self.introspect(refresh, as: flow.credentials, http: http).json["active"] == true)
+            let wrongHint = try await Self.introspect(refresh, as: flow.credentials, http: http, hint: "access_token")
+            #expect(wrongHint.json["active"] == true)
             #expect(try await http.postForm("/oauth/revoke", [("token", refresh)] + flow.credentials).status == .ok)
             Self.expectInactive(try await Self.introspect(refresh, as: flow.credentials, http: http))
             // RFC 7009 §2.1: the access tokens of that grant go with it.
