@@ -27,6 +27,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     LogoutController(runtime: runtime).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer, codes: runtime.store, clock: runtime.clock)
     RevocationController(runtime: runtime).addRoutes(to: router)
+    IntrospectionController(runtime: runtime).addRoutes(to: router)
     UserInfoController(runtime: runtime).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))

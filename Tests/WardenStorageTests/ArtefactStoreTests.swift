@@ -47,6 +47,28 @@ struct ArtefactStoreTests {
         }
     }
 
+    /// The access-token revocation list (SPEC §5, `AccessTokenRevocation` in WardenServer): one row per revoked
+    /// grant, a second revocation is a conflict the caller ignores, and the entry reads as present until it expires.
+    @Test(
+        "a revocation-list entry: put once, a repeat conflicts, peek sees it until expiry",
+        arguments: TestDatabase.available)
+    func revocationListEntry(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let hash = uniqueID("grant")
+            let expiresAt = storedTime(60)
+            try await store.putArtefact(kind: "revoked_grant", hash: hash, payload: "", expiresAt: expiresAt)
+            await #expect(throws: StorageError.self) {
+                try await store.putArtefact(
+                    kind: "revoked_grant", hash: hash, payload: "", expiresAt: expiresAt.addingTimeInterval(60))
+            }
+            let now = Date()
+            #expect(try await store.peekArtefact(kind: "revoked_grant", hash: hash, now: now) == "")
+            #expect(try await store.peekArtefact(kind: "revoked_grant", hash: hash, now: now) == "")
+            #expect(try await store.peekArtefact(kind: "revoked_grant", hash: hash, now: expiresAt) == nil)
+            #expect(try await store.peekArtefact(kind: "revoked_grant", hash: uniqueID("other"), now: now) == nil)
+        }
+    }
+
     @Test("peek reads without consuming; consumed, expired and unknown are nil", arguments: TestDatabase.available)
     func peek(database: TestDatabase) async throws {
         try await database.withStore { store in

@@ -385,6 +385,10 @@ def test_document_is_valid_openapi_3_1(spec):
         assert name in doc["components"]["schemas"], name
 
 
+# The Authentication API paths in the document: their errors are {error, error_description} (SPEC conventions).
+OAUTH_PATHS = ("/oauth/token", "/oauth/introspect")
+
+
 def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(spec):
     for path, method, operation in spec.operations():
         for status, _ in operation["responses"].items():
@@ -398,10 +402,10 @@ def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(sp
             if int(status) >= 400 and path not in ("/readyz",):
                 # The shape (members and types) is the API's: a body of the other API's shape never validates.
                 other = ({"statusCode": int(status), "error": "Bad Request", "message": "m", "errorCode": "e"}
-                         if path == "/oauth/token" else {"error": "x", "error_description": "y"})
+                         if path in OAUTH_PATHS else {"error": "x", "error_description": "y"})
                 assert not spec.is_valid(schema, other), f"{method} {path} {status} accepts the wrong error shape"
                 node = json.dumps(spec.at(spec.follow(schema)))
-                wanted = "OAuthError" if path == "/oauth/token" else "ManagementError"
+                wanted = "OAuthError" if path in OAUTH_PATHS else "ManagementError"
                 assert wanted in node, f"{method} {path} {status} does not use {wanted}"
 
 
@@ -455,9 +459,11 @@ def test_token_endpoint_success_in_form_json_and_basic(api, warden):
     assert body["token_type"] == "Bearer" and body["scope"] == "read:things write:things"
     as_json = {**form, "scope": "read:things", "organization": None, "nonce": ""}
     assert api.expect(200, "POST", "/oauth/token", json=as_json).json()["scope"] == "read:things"
-    basic = {"grant_type": "client_credentials", "audience": m2m.audience}
+    # SPEC §4: HTTP Basic only for a client registered with client_secret_basic
+    basic_m2m = warden.m2m(client_fields={"token_endpoint_auth_method": "client_secret_basic"})
+    basic = {"grant_type": "client_credentials", "audience": basic_m2m.audience}
     api.expect(200, "POST", "/oauth/token", data=basic,
-               headers={"Authorization": requests.auth._basic_auth_str(m2m.client_id, m2m.client_secret)})
+               headers={"Authorization": requests.auth._basic_auth_str(basic_m2m.client_id, basic_m2m.client_secret)})
 
 
 def test_token_endpoint_errors(api, warden):
@@ -484,6 +490,21 @@ def test_token_endpoint_errors(api, warden):
     assert basic.headers.get("WWW-Authenticate", "").lower().startswith("basic"), describe(basic)
     api.oauth_error(403, "access_denied", data={**base, "audience": other["identifier"]})
     api.oauth_error(413, "invalid_request", data={**base, "padding": "x" * (70 * 1024)})
+
+
+def test_introspection_and_authorization_server_metadata(api, warden):
+    """RFC 7662 and RFC 8414 through the document (SPEC §2, §5.1)."""
+    assert api.expect(200, "GET", "/.well-known/oauth-authorization-server").json()["issuer"] == warden.issuer
+    m2m = warden.m2m()
+    token = warden.m2m_token(m2m)
+    creds = {"client_id": m2m.client_id, "client_secret": m2m.client_secret}
+    active = api.expect(200, "POST", "/oauth/introspect", data={**creds, "token": token}).json()
+    assert active["active"] is True and active["client_id"] == m2m.client_id, active
+    assert api.expect(200, "POST", "/oauth/introspect", json={**creds, "token": "garbage"}).json() == {"active": False}
+    missing = api.expect(400, "POST", "/oauth/introspect", data=creds).json()
+    assert missing["error"] == "invalid_request", missing
+    wrong = api.expect(401, "POST", "/oauth/introspect", data={**creds, "client_secret": "wrong" * 8, "token": token})
+    assert wrong.json()["error"] == "invalid_client", describe(wrong)
 
 
 # ----------------------------------------------------------------------------------- management: auth

@@ -22,7 +22,16 @@ struct AuthorizeController: Sendable {
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("authorize") { request, context in
-            await page(context) { try await authorize(request, context: context) }
+            await page(context) {
+                guard let query = QueryParameters(request.uri.query) else { throw ErrorPage.malformedRequest }
+                return try await authorize(query, request, context: context)
+            }
+        }
+        // OIDC Core §3.1.2.1: the Authorization Server MUST support POST with a form body (SPEC §5).
+        router.post("authorize") { request, context in
+            await page(context) {
+                try await authorize(try await Self.formParameters(request), request, context: context)
+            }
         }
         router.get("u/login") { request, context in
             await page(context) { try await showLogin(request) }
@@ -35,10 +44,11 @@ struct AuthorizeController: Sendable {
         }
     }
 
-    /// `GET /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session, or
-    /// sends the person to log in.
-    func authorize(_ request: Request, context: WardenRequestContext) async throws -> Response {
-        guard let query = QueryParameters(request.uri.query) else { throw ErrorPage.malformedRequest }
+    /// `GET|POST /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session,
+    /// or sends the person to log in. The parameters come from the query (`GET`) or the form body (`POST`).
+    func authorize(
+        _ query: QueryParameters, _ request: Request, context: WardenRequestContext
+    ) async throws -> Response {
         let (authorization, client) = try await validator.validate(query)
         if let transferred = try await SessionTransferConsumer(flow: flow).respond(
             to: authorization, client: client, query: query, request: request, context: context)
@@ -60,6 +70,20 @@ struct AuthorizeController: Sendable {
                 OAuthError(.loginRequired, "The user is not logged in or must log in again"))
         }
         return try await flow.startLogin(authorization)
+    }
+
+    /// The parameters of `POST /authorize`: an `application/x-www-form-urlencoded` body (OIDC Core §3.1.2.1) of
+    /// at most 64 KiB (SPEC §11), read as a query string would be (repeats reported, not refused here). Anything
+    /// else is the 400 (or 413) error page: the client is not verified yet, so nothing is redirected.
+    static func formParameters(_ request: Request) async throws -> QueryParameters {
+        guard HeaderValue.mediaType(request.headers[.contentType]) == "application/x-www-form-urlencoded" else {
+            throw ErrorPage.malformedRequest
+        }
+        var tooLarge = ErrorPage.malformedRequest
+        tooLarge.status = .contentTooLarge
+        let buffer = try await RequestBodyReader.collect(request, tooLarge: tooLarge)
+        guard let parameters = QueryParameters(String(buffer: buffer)) else { throw ErrorPage.malformedRequest }
+        return parameters
     }
 
     /// `GET /u/login?state=…`: the login form of a pending transaction.

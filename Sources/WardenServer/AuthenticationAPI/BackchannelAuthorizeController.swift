@@ -89,13 +89,9 @@ struct BackchannelAuthorizeController: Sendable {
             requestedExpiry: expiry, clientNotificationToken: notificationToken)
     }
 
-    /// A registered API, never the system Management API.
+    /// `audience` or its RFC 8707 synonym `resource` (SPEC §5): a registered API, never the system Management API.
     private func audience(_ parameters: RequestParameters) async throws -> ResourceServer? {
-        guard let audience = parameters["audience"] else { return nil }
-        guard let api = try await runtime.cache.resourceServer(identifier: audience), !api.isSystem else {
-            throw OAuthError.invalidRequest("Unknown audience: \(audience)")
-        }
-        return api
+        try await ResourceIndicator.userFacingAPI(try ResourceIndicator.requested(parameters), in: runtime.cache)
     }
 
     /// The requested scopes, in order, without duplicates: `openid` unless an API is named; each one an OIDC

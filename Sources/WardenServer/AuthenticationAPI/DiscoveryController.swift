@@ -2,16 +2,29 @@ import HTTPTypes
 import Hummingbird
 import WardenCore
 
-/// `/.well-known/openid-configuration` (OIDC Discovery 1.0 §3, RFC 8414 §2) and `/.well-known/jwks.json`
-/// (RFC 7517 §5). The document lists the endpoints and grants this build serves.
+/// `/.well-known/openid-configuration` (OIDC Discovery 1.0 §3) and the same document at
+/// `/.well-known/oauth-authorization-server` (RFC 8414 §3), and `/.well-known/jwks.json` (RFC 7517 §5). The
+/// document lists the endpoints and grants this build serves (SPEC §2).
 struct DiscoveryController: Sendable {
+    /// OpenID Provider Authentication Policy Extension 1.0 §4: the `acr` of a login with a second factor
+    /// (SPEC §12).
+    static let multiFactorACR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
+
     let runtime: WardenRuntime
 
     func addRoutes(to router: Router<WardenRequestContext>) {
-        // Nothing in the document changes while the process runs: serialize it once.
-        let configuration = document().serialized
+        let fixed = members()
+        let configuration = { @Sendable () -> String in
+            // RFC 9396 §10 / SPEC §2: always present, the union of every API's types, as current as the tenant
+            // cache (which a change on this node reloads before it answers).
+            let types = JSONValue.array(runtime.cache.authorizationDetailsTypes.map { .string($0) })
+            return JSONValue.serializedObject(fixed + [("authorization_details_types_supported", types)])
+        }
         router.get(".well-known/openid-configuration") { _, _ in
-            Response.json(configuration)
+            Response.json(configuration())
+        }
+        router.get(".well-known/oauth-authorization-server") { _, _ in
+            Response.json(configuration())
         }
         router.get(".well-known/jwks.json") { _, _ in
             var response = Response.json(runtime.keys.ring.snapshot.jwksJSON)
@@ -20,35 +33,47 @@ struct DiscoveryController: Sendable {
         }
     }
 
-    func document() -> JSONValue {
+    /// The members of the document that do not change while the process runs, in wire order.
+    func members() -> [(String, JSONValue)] {
         let issuer = runtime.issuer
-        return .object([
-            "issuer": .string(issuer),
-            "authorization_endpoint": .string(issuer + "authorize"),
-            "token_endpoint": .string(issuer + "oauth/token"),
-            "userinfo_endpoint": .string(runtime.configuration.userinfoAudience),
-            "jwks_uri": .string(issuer + ".well-known/jwks.json"),
-            "revocation_endpoint": .string(issuer + "oauth/revoke"),
-            "end_session_endpoint": .string(issuer + "oidc/logout"),
-            "backchannel_authentication_endpoint": .string(issuer + "bc-authorize"),
-            "backchannel_token_delivery_modes_supported": ["poll", "ping"],
-            "backchannel_user_code_parameter_supported": false,
-            "grant_types_supported": .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) }),
-            "response_types_supported": ["code"],
-            "response_modes_supported": ["query", "form_post"],
-            "code_challenge_methods_supported": ["S256"],
-            "subject_types_supported": ["public"],
-            "token_endpoint_auth_methods_supported": [
-                "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
-            ],
-            "token_endpoint_auth_signing_alg_values_supported": ["RS256", "PS256", "ES256"],
+        return [
+            ("issuer", .string(issuer)),
+            ("authorization_endpoint", .string(issuer + "authorize")),
+            ("token_endpoint", .string(issuer + "oauth/token")),
+            ("userinfo_endpoint", .string(runtime.configuration.userinfoAudience)),
+            ("jwks_uri", .string(issuer + ".well-known/jwks.json")),
+            ("revocation_endpoint", .string(issuer + "oauth/revoke")),
+            ("end_session_endpoint", .string(issuer + "oidc/logout")),
+            ("introspection_endpoint", .string(issuer + "oauth/introspect")),
+            ("backchannel_authentication_endpoint", .string(issuer + "bc-authorize")),
+            ("backchannel_token_delivery_modes_supported", ["poll", "ping"]),
+            ("backchannel_user_code_parameter_supported", false),
+            ("grant_types_supported", .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) })),
+            ("response_types_supported", ["code"]),
+            ("response_modes_supported", ["query", "form_post"]),
+            ("code_challenge_methods_supported", ["S256"]),
+            ("subject_types_supported", ["public"]),
+            (
+                "token_endpoint_auth_methods_supported",
+                [
+                    "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
+                ] as JSONValue
+            ),
+            ("token_endpoint_auth_signing_alg_values_supported", ["RS256", "PS256", "ES256"]),
             // Every algorithm a client may choose; its key is made on first use (KeyManager).
-            "id_token_signing_alg_values_supported": .array(SigningAlgorithm.allCases.map { .string($0.rawValue) }),
-            "scopes_supported": ["openid", "profile", "email", "offline_access"],
-            "claims_supported": [
-                "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "picture",
-                "sid", "sub", "updated_at",
-            ],
-        ])
+            ("id_token_signing_alg_values_supported", .array(SigningAlgorithm.allCases.map { .string($0.rawValue) })),
+            ("scopes_supported", ["openid", "profile", "email", "offline_access"]),
+            (
+                "claims_supported",
+                [
+                    "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name", "nickname", "picture",
+                    "sid", "sub", "updated_at",
+                ] as JSONValue
+            ),
+            // SPEC §5 / OIDC Core §6: `request` and `request_uri` are refused at /authorize.
+            ("request_parameter_supported", false),
+            ("request_uri_parameter_supported", false),
+            ("acr_values_supported", [.string(Self.multiFactorACR)]),
+        ]
     }
 }

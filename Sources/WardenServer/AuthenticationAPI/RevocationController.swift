@@ -26,7 +26,7 @@ struct RevocationController: Sendable {
     func revoke(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let parameters = try await RequestParameters.read(from: request)
         let record = try await clients.authenticate(
-            headers: request.headers, parameters: parameters, credentialsRequired: false)
+            headers: request.headers, parameters: parameters, credentialsRequired: false, endpoint: "oauth/revoke")
         guard let token = parameters["token"] else {
             throw OAuthError.invalidRequest("Missing required parameter: token")
         }

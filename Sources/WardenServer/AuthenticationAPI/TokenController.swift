@@ -46,7 +46,7 @@ struct TokenController: Sendable {
                 LogEvent(
                     date: runtime.clock.now(), type: handler.failureEvent, description: error.description,
                     clientID: parameters["client_id"], ip: ip, userAgent: userAgent,
-                    audience: parameters["audience"], scope: parameters["scope"]))
+                    audience: parameters["audience"] ?? parameters["resource"], scope: parameters["scope"]))
             throw error
         }
     }

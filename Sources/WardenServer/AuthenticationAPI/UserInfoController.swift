@@ -9,8 +9,8 @@ import WardenCore
 /// The token comes as `Authorization: Bearer` (RFC 6750 §2.1) or, on `POST`, as the `access_token` form field
 /// (§2.2), never both. It must be an access token Warden signed with a published key, unexpired, issued by
 /// this issuer for the audience `{issuer}userinfo`. Without a token the answer is 401 with a bare
-/// `WWW-Authenticate: Bearer realm="warden"` (§3.1); a bad token, or one whose user was deleted or blocked,
-/// is 401 `invalid_token`.
+/// `WWW-Authenticate: Bearer realm="warden"` (§3.1); a bad token, a revoked one (``AccessTokenRevocation``), or
+/// one whose user was deleted or blocked, is 401 `invalid_token`.
 struct UserInfoController: Sendable {
     let runtime: WardenRuntime
 
@@ -21,6 +21,10 @@ struct UserInfoController: Sendable {
 
     func userInfo(_ request: Request) async throws -> Response {
         let claims = try verify(try await bearerToken(of: request))
+        // SPEC §5: a replayed code (or a revoked refresh token) revokes the access tokens of its grant.
+        if try await AccessTokenRevocation(store: runtime.store).isRevoked(claims, now: runtime.clock.now()) {
+            throw invalidToken("The access token was revoked")
+        }
         guard let userID = claims.payload["sub"]?.stringValue,
             let record = try await runtime.store.user(id: userID), !record.user.blocked
         else { throw invalidToken("The user of this token no longer exists") }

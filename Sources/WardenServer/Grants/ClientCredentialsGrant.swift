@@ -1,7 +1,7 @@
 import WardenCore
 
-/// `client_credentials` (RFC 6749 §4.4) against the client grants of SPEC §5: `audience` is required, the
-/// token gets the requested subset of the grant's scopes (all of them when `scope` is absent).
+/// `client_credentials` (RFC 6749 §4.4) against the client grants of SPEC §5: `audience` (or RFC 8707
+/// `resource`) is required, the token gets the requested subset of the grant's scopes (all of them when `scope` is absent).
 struct ClientCredentialsGrant: GrantHandler {
     let runtime: WardenRuntime
     let issuer: TokenIssuer
@@ -11,8 +11,12 @@ struct ClientCredentialsGrant: GrantHandler {
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let clientID = request.client.client.clientID
-        let audience = try request.require("audience")
-        guard let api = try await runtime.cache.resourceServer(identifier: audience),
+        // `audience`, or its RFC 8707 synonym `resource` (SPEC §5); one of them is required.
+        guard let requested = try ResourceIndicator.requested(request.parameters) else {
+            throw OAuthError.invalidRequest("Missing required parameter: audience")
+        }
+        let audience = requested.identifier
+        guard let api = try await requested.registeredAPI(in: runtime.cache, allowingSystem: true),
             let grant = try await runtime.cache.clientGrant(clientID: clientID, audience: audience)
         else {
             throw OAuthError(

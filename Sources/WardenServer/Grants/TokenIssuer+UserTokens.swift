@@ -50,7 +50,8 @@ extension TokenIssuer {
             .init(
                 subject: grant.user.userID, audiences: audiences, clientID: grant.client.clientID, scope: grant.scope,
                 lifetime: lifetime, algorithm: api?.signingAlg ?? .rs256,
-                authorizationDetails: grant.authorizationDetails))
+                authorizationDetails: grant.authorizationDetails,
+                extraClaims: [(AccessTokenRevocation.claim, .string(grant.familyID))]))
         var members: [(String, JSONValue)] = [("access_token", .string(accessToken))]
         let refreshScope: [String]? =
             switch refreshToken {

@@ -54,6 +54,12 @@ struct ClientsController {
                 "Rotate a client secret", scope: "update:clients", request, context, reloadsTenant: true
             ) {
                 var record = try await record(context)
+                // SPEC §4: only a client that authenticates with a secret has one to rotate.
+                guard Self.usesSecret(record.client) else {
+                    throw ManagementError.invalidBody(
+                        "The client does not authenticate with a secret (token_endpoint_auth_method is "
+                            + (record.client.tokenEndpointAuthMethod ?? "private_key_jwt") + ")")
+                }
                 let secret = RandomToken.make()
                 record.secretHash = SecretHash.sha256Hex(secret)
                 record.updatedAt = runtime.clock.now()
@@ -93,6 +99,8 @@ struct ClientsController {
         var record = try await record(context)
         let body = try await ManagementBody.read(request, allowed: Self.writable)
         try await apply(body, to: &record.client)
+        // SPEC §4: a client moved to `private_key_jwt` (or `none`) loses its secret at once.
+        if !Self.usesSecret(record.client) { record.secretHash = nil }
         record.updatedAt = runtime.clock.now()
         try await ManagementRequest.write("client") {
             try await runtime.store.updateClient(record)

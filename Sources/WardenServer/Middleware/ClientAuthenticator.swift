@@ -5,6 +5,10 @@ import WardenCore
 
 /// Authenticates the client at the token endpoint (RFC 6749 §2.3): `client_secret_basic`,
 /// `client_secret_post`, `private_key_jwt` (RFC 7523 §3, single-use `jti`) or `none` for public clients.
+///
+/// The registered method is enforced (SPEC §4, RFC 7591 §2 `token_endpoint_auth_method`): a secret sent by a
+/// method the client did not register — in the body for `client_secret_basic`, by HTTP Basic for
+/// `client_secret_post`, either way for `private_key_jwt` or `none` — is `invalid_client`.
 struct ClientAuthenticator: Sendable {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// The longest an assertion may live ahead of now (SPEC §4: `exp` ≤ 5 minutes ahead).
@@ -17,13 +21,16 @@ struct ClientAuthenticator: Sendable {
     }
 
     /// The client, refusing with `invalid_client` a confidential client that proved nothing, and any client
-    /// that proved nothing when `credentialsRequired` (grants such as `client_credentials`).
+    /// that proved nothing when `credentialsRequired` (grants such as `client_credentials`). `endpoint` is the
+    /// path (below the issuer) of the endpoint being called: an assertion's `aud` may name it (SPEC §4).
     func authenticate(
-        headers: HTTPFields, parameters: RequestParameters, credentialsRequired: Bool
+        headers: HTTPFields, parameters: RequestParameters, credentialsRequired: Bool,
+        endpoint: String = "oauth/token"
     ) async throws -> ClientRecord {
         let (record, authenticated): (ClientRecord, Bool)
         do {
-            (record, authenticated) = try await authenticate(headers: headers, parameters: parameters)
+            (record, authenticated) = try await authenticate(
+                headers: headers, parameters: parameters, endpoint: endpoint)
         } catch {
             RequestFacts.client(parameters["client_id"])
             throw error
@@ -37,7 +44,7 @@ struct ClientAuthenticator: Sendable {
 
     /// The client, and whether it proved possession of a credential (`false` for `none`).
     private func authenticate(
-        headers: HTTPFields, parameters: RequestParameters
+        headers: HTTPFields, parameters: RequestParameters, endpoint: String
     ) async throws -> (ClientRecord, authenticated: Bool) {
         let basic = try basicCredentials(headers[.authorization])
         let assertion = parameters["client_assertion"]
@@ -56,7 +63,9 @@ struct ClientAuthenticator: Sendable {
             guard parameters["client_assertion_type"] == Self.assertionType else {
                 throw OAuthError.invalidRequest("client_assertion_type must be \(Self.assertionType)")
             }
-            return (try await verifyAssertion(assertion, claimedClientID: parameters["client_id"]), true)
+            return (
+                try await verifyAssertion(assertion, claimedClientID: parameters["client_id"], endpoint: endpoint), true
+            )
         }
         guard let clientID = parameters["client_id"] else {
             throw OAuthError(.invalidClient, "Client authentication is required")
@@ -84,9 +93,11 @@ struct ClientAuthenticator: Sendable {
         FormDecoding.decode(text)
     }
 
+    /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
+        let method = basic ? "client_secret_basic" : "client_secret_post"
         guard let record = try await runtime.cache.client(id: clientID), let hash = record.secretHash,
-            record.client.tokenEndpointAuthMethod != "none"
+            record.client.tokenEndpointAuthMethod == method
         else {
             // Spend the same work as a real comparison so timing does not reveal which clients exist.
             _ = SecretHash.verify(secret, againstHex: String(repeating: "0", count: 64))
@@ -98,7 +109,9 @@ struct ClientAuthenticator: Sendable {
         return record
     }
 
-    private func verifyAssertion(_ assertion: String, claimedClientID: String?) async throws -> ClientRecord {
+    private func verifyAssertion(
+        _ assertion: String, claimedClientID: String?, endpoint: String
+    ) async throws -> ClientRecord {
         guard let jws = try? CompactJWS(parsing: assertion), let clientID = jws.payload["iss"]?.stringValue,
             jws.payload["sub"]?.stringValue == clientID
         else { throw invalidClient("Malformed client assertion", basic: false) }
@@ -114,7 +127,7 @@ struct ClientAuthenticator: Sendable {
             return jws.isSigned(by: verifier)
         }
         guard signed else { throw invalidClient("Client assertion signature is invalid", basic: false) }
-        guard jws.audiences.contains(where: acceptedAudiences.contains) else {
+        guard jws.audiences.contains(where: acceptedAudiences(endpoint: endpoint).contains) else {
             throw invalidClient("Client assertion audience is invalid", basic: false)
         }
         let now = runtime.clock.now().timeIntervalSince1970
@@ -130,10 +143,12 @@ struct ClientAuthenticator: Sendable {
         return record
     }
 
-    /// The issuer, the token endpoint URL, and `https://{host[:port]}/` (what the vendor's SDKs send).
-    private var acceptedAudiences: Set<String> {
+    /// The issuer, the token endpoint URL, the URL of the endpoint called (SPEC §4: `/oauth/revoke` and
+    /// `/oauth/introspect` assertions, as iddawc signs them), and `https://{host[:port]}/` (what the vendor's
+    /// SDKs send).
+    private func acceptedAudiences(endpoint: String) -> Set<String> {
         let issuer = runtime.issuer
-        var accepted: Set<String> = [issuer, issuer + "oauth/token"]
+        var accepted: Set<String> = [issuer, issuer + "oauth/token", issuer + endpoint]
         if let host = runtime.configuration.issuer.host {
             let port = runtime.configuration.issuer.port.map { ":\($0)" } ?? ""
             accepted.insert("https://\(host)\(port)/")

@@ -78,6 +78,9 @@ public struct DemoTenant: Sendable {
 
         var ciba = Client(clientID: Self.cibaClientID, name: "Demo Payments Agent")
         ciba.appType = "non_interactive"
+        // The quick start's curl lines and the ciba-agent example send its secret by HTTP Basic; SPEC §4 enforces
+        // the registered method.
+        ciba.tokenEndpointAuthMethod = "client_secret_basic"
         ciba.grantTypes = [GrantType.ciba.rawValue, "refresh_token"]
         ciba.backchannelTokenDeliveryMode = "poll"
         let cibaSecret = RandomToken.make()
@@ -107,6 +110,8 @@ public struct DemoTenant: Sendable {
         let hash = secret.map(SecretHash.sha256Hex)
         if var existing = try await runtime.store.client(id: client.clientID) {
             existing.secretHash = hash
+            // A tenant seeded before SPEC §4's enforcement keeps working with the method the new secret is for.
+            existing.client.tokenEndpointAuthMethod = client.tokenEndpointAuthMethod
             existing.updatedAt = now
             try await runtime.store.updateClient(existing)
         } else {

@@ -51,6 +51,15 @@ public final class TenantCache: Sendable {
         return server
     }
 
+    /// The union of the `authorization_details` types registered on every API, sorted (RFC 9396 §10, SPEC §2
+    /// discovery's `authorization_details_types_supported`).
+    public var authorizationDetailsTypes: [String] {
+        let types = state.withLock { snapshot in
+            Set(snapshot.resourceServers.values.flatMap { $0.authorizationDetails.map(\.type) })
+        }
+        return types.sorted()
+    }
+
     /// The client grant of `clientID` for `audience`, from memory or else from storage.
     public func clientGrant(clientID: String, audience: String) async throws -> ClientGrant? {
         let key = Snapshot.grantKey(clientID, audience)

@@ -2,8 +2,9 @@ import Foundation
 import WardenCore
 
 /// Checks an access token Warden issued (RFC 9068 §4): signed by a published key of this node under the key's
-/// own algorithm, issued by this issuer, for `audience`, unexpired. Shared by the Management API (audience
-/// `{issuer}api/v2/`) and `/userinfo` (`{issuer}userinfo`); each maps a ``Failure`` to its own error shape.
+/// own algorithm, issued by this issuer, for `audience` (any audience when `nil`), unexpired. Shared by the
+/// Management API (audience `{issuer}api/v2/`), `/userinfo` (`{issuer}userinfo`) and introspection (any, RFC 7662
+/// §2.2); each maps a ``Failure`` to its own error shape.
 struct AccessTokenVerifier: Sendable {
     enum Failure: Error {
         case invalid
@@ -13,12 +14,12 @@ struct AccessTokenVerifier: Sendable {
 
     let runtime: WardenRuntime
 
-    func verify(_ token: String, audience: String) throws(Failure) -> CompactJWS {
+    func verify(_ token: String, audience: String?) throws(Failure) -> CompactJWS {
         guard let jws = try? CompactJWS(parsing: token), jws.header["typ"]?.stringValue == "at+jwt",
             let kid = jws.kid, let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
             jws.isSigned(by: key.verifier)
         else { throw .invalid }
-        guard jws.payload["iss"]?.stringValue == runtime.issuer, jws.audiences.contains(audience) else {
+        guard jws.payload["iss"]?.stringValue == runtime.issuer, audience.map(jws.audiences.contains) ?? true else {
             throw .wrongAudience
         }
         guard let exp = jws.numericDate("exp"), exp > runtime.clock.now().timeIntervalSince1970 else {

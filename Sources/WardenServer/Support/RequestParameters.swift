@@ -9,6 +9,9 @@ import WardenCore
 /// parameters are refused, JSON arrays and objects are kept as their JSON text (`authorization_details`).
 struct RequestParameters: Sendable {
     private(set) var values: [String: String]
+    /// Whether `resource` came more than once (form) or as an array of several (JSON): RFC 8707 lets it
+    /// repeat, so it is not refused here; ``ResourceIndicator`` answers `invalid_target` (SPEC §5).
+    private(set) var resourceRepeated = false
 
     init(_ values: [String: String]) {
         self.values = values
@@ -35,6 +38,7 @@ struct RequestParameters: Sendable {
     /// Parses a form body, refusing duplicated parameters.
     static func parseForm(_ text: String) throws(OAuthError) -> RequestParameters {
         var values: [String: String] = [:]
+        var resourceRepeated = false
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decodeComponent(parts[0]) else {
@@ -42,10 +46,16 @@ struct RequestParameters: Sendable {
             }
             let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
             guard let value else { throw .invalidRequest("The request body is not valid form encoding") }
-            guard values[name] == nil else { throw .invalidRequest("Parameter '\(name)' is repeated") }
+            guard values[name] == nil else {
+                guard name == "resource" else { throw .invalidRequest("Parameter '\(name)' is repeated") }
+                resourceRepeated = true
+                continue
+            }
             if !value.isEmpty { values[name] = value }
         }
-        return RequestParameters(values)
+        var parameters = RequestParameters(values)
+        parameters.resourceRepeated = resourceRepeated
+        return parameters
     }
 
     /// Parses a JSON object body.
@@ -53,7 +63,14 @@ struct RequestParameters: Sendable {
         guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
         else { throw .invalidRequest("The request body is not a JSON object") }
         var values: [String: String] = [:]
+        var resourceRepeated = false
         for (name, value) in object {
+            if name == "resource", case .array(let resources) = value {
+                // RFC 8707 §2 in JSON: one resource may come as a one-element array.
+                resourceRepeated = resources.count > 1
+                if let first = resources.first?.stringValue, !first.isEmpty { values[name] = first }
+                continue
+            }
             switch value {
             case .null: continue
             case .string(let text): if !text.isEmpty { values[name] = text }
@@ -62,7 +79,9 @@ struct RequestParameters: Sendable {
             case .array, .object: values[name] = value.serialized
             }
         }
-        return RequestParameters(values)
+        var parameters = RequestParameters(values)
+        parameters.resourceRepeated = resourceRepeated
+        return parameters
     }
 
     private static func decodeComponent(_ component: Substring) -> String? {

@@ -1,6 +1,6 @@
 import WardenCore
 
-/// The checks of `GET /authorize` (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, SPEC §5), in order.
+/// The checks of `GET|POST /authorize` (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, SPEC §5), in order.
 /// The client and its redirect URI come first: until both are verified an error is a page
 /// (RFC 6749 §4.1.2.1); every later error is redirected back with `state`.
 struct AuthorizationRequestValidator: Sendable {
@@ -47,8 +47,16 @@ struct AuthorizationRequestValidator: Sendable {
     private func checkedRequest(
         _ query: QueryParameters, client: Client, redirectURI: String, mode: AuthorizationRequest.ResponseMode
     ) async throws -> AuthorizationRequest {
-        if let name = query.repeated.sorted().first {
+        // `resource` may repeat (RFC 8707): ResourceIndicator answers `invalid_target` for it.
+        if let name = query.repeated.subtracting(["resource"]).sorted().first {
             throw OAuthError.invalidRequest("Parameter '\(name)' is repeated")
+        }
+        // OIDC Core §6 / SPEC §5: request objects are refused, never silently ignored.
+        if query["request"] != nil {
+            throw OAuthError(.requestNotSupported, "The request parameter is not supported")
+        }
+        if query["request_uri"] != nil {
+            throw OAuthError(.requestURINotSupported, "The request_uri parameter is not supported")
         }
         try checkResponseType(query)
         guard client.allows(.authorizationCode) else {
@@ -94,13 +102,12 @@ struct AuthorizationRequestValidator: Sendable {
         return challenge
     }
 
-    /// The API must be registered; the system Management API is not for user-facing flows.
+    /// `audience` or its RFC 8707 synonym `resource` (SPEC §5): a registered API, never the system Management API.
     private func audience(_ query: QueryParameters) async throws -> String? {
-        guard let audience = query["audience"] else { return nil }
-        guard let api = try await runtime.cache.resourceServer(identifier: audience), !api.isSystem else {
-            throw OAuthError.invalidRequest("Unknown audience: \(audience)")
-        }
-        return api.identifier
+        let requested = try ResourceIndicator.requested(
+            audience: query["audience"], resource: query["resource"],
+            resourceRepeated: query.repeated.contains("resource"))
+        return try await ResourceIndicator.userFacingAPI(requested, in: runtime.cache)?.identifier
     }
 
     private func prompt(_ query: QueryParameters) throws(OAuthError) -> Set<AuthorizationRequest.Prompt> {

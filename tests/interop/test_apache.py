@@ -1,0 +1,150 @@
+"""Apache httpd against Warden (SPEC §2, §4, §5, §5.1): mod_auth_openidc as the relying party of a confidential
+web client — the authorization request POSTed (`OIDCProviderAuthRequestMethod POST`, OIDC Core §3.1.2.1),
+`client_secret_basic`, PKCE S256, userinfo, refresh and RP-initiated logout — and mod_oauth2 as a resource server
+that accepts Warden's access tokens by the JWKS and by introspection (RFC 7662) and refuses tampered ones.
+
+Apache runs as a throw-away instance (apachelib.Apache) against a Warden of this module's own (a fresh tenant:
+RS256 keys only, as Apache's JOSE library expects of a default tenant). Skipped when no Apache binary exists;
+`scripts/test` installs `apache2 libapache2-mod-auth-openidc libapache2-mod-oauth2`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from apachelib import Apache, RelyingParty, apache_binary, browse, module_dir
+from pkcelib import create_user
+from wardenlib import HTTP_TIMEOUT, default_binary, describe, json_of, own_node, uid, wait_until
+
+BINARY = apache_binary()
+pytestmark = pytest.mark.skipif(BINARY is None or module_dir() is None,
+                                reason="Apache httpd with mod_auth_openidc is not installed")
+
+
+@pytest.fixture(scope="module")
+def tenant():
+    with own_node(binary=default_binary(), mgmt_client_id=f"apache-mgmt-{uid()}", prefix="warden-apache-") as node:
+        yield node
+
+
+@pytest.fixture(scope="module")
+def setup(tenant):
+    """Apache on a free port, a confidential client registered for it, and a user."""
+    placeholder = Apache(BINARY, RelyingParty(tenant.issuer, "", ""))
+    client = tenant.create_client(
+        name=f"apache {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
+        token_endpoint_auth_method="client_secret_basic", callbacks=[placeholder.redirect_uri],
+        allowed_logout_urls=[placeholder.logged_out])
+    placeholder.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
+    user = create_user(tenant)
+    placeholder.start()
+    try:
+        yield placeholder, client, user
+    except BaseException:
+        print(placeholder.log_tail())
+        raise
+    finally:
+        placeholder.stop()
+
+
+def info(apache: Apache, session: requests.Session) -> dict:
+    """mod_auth_openidc's session info hook (`<redirect_uri>?info=json`)."""
+    r = session.get(apache.redirect_uri, params={"info": "json"}, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200, describe(r)
+    return json_of(r)
+
+
+def logs_of(tenant, kind: str, client_id: str) -> list[dict]:
+    r = tenant.mgmt("GET", "logs", params={"q": f"type:{kind}", "per_page": 100})
+    assert r.status_code == 200, describe(r)
+    return [event for event in json_of(r) if event.get("client_id") == client_id]
+
+
+def tampered(token: str) -> str:
+    header, payload, signature = token.split(".")
+    flipped = ("A" if signature[10] != "A" else "B")
+    return ".".join([header, payload, signature[:10] + flipped + signature[11:]])
+
+
+@pytest.fixture(scope="module")
+def signed_in(setup):
+    """A browser session signed in to Apache through Warden, and what the sign-in did."""
+    apache, client, user = setup
+    session = requests.Session()
+    visit = browse(session, apache.url("protected/index.html"), email=user.email, password=user.password)
+    assert visit.response.status_code == 200 and "protected page" in visit.response.text, \
+        describe(visit.response) + "\n" + "\n".join(visit.steps) + "\n" + apache.log_tail()
+    return session, visit
+
+
+def test_the_authorization_request_is_posted_with_pkce_s256(setup, signed_in):
+    apache, client, _ = setup
+    _, visit = signed_in
+    authorize = [(url, dict(fields)) for url, fields in visit.posted if urlsplit(url).path == "/authorize"]
+    assert authorize, "no POST to /authorize:\n" + "\n".join(visit.steps)
+    fields = authorize[0][1]
+    assert fields["client_id"] == client["client_id"] and fields["redirect_uri"] == apache.redirect_uri, fields
+    assert fields["code_challenge_method"] == "S256" and len(fields["code_challenge"]) == 43, fields
+    assert fields["response_type"] == "code", fields
+
+
+def test_login_exchanges_the_code_with_client_secret_basic_and_reads_userinfo(setup, signed_in, tenant):
+    apache, client, user = setup
+    session, _ = signed_in
+    data = info(apache, session)
+    assert data["userinfo"]["sub"] == user.user_id and data["userinfo"]["email"] == user.email, data
+    assert data["id_token"]["sub"] == user.user_id and data["id_token"]["aud"] == client["client_id"], data
+    assert data["refresh_token"], data
+    # Warden enforces the registered method (SPEC §4): the exchange succeeded, so it came by HTTP Basic.
+    wait_until(lambda: logs_of(tenant, "seacft", client["client_id"]), what="a code exchange (seacft)")
+
+
+def test_the_access_token_is_refreshed(setup, signed_in, tenant):
+    apache, client, user = setup
+    session, _ = signed_in
+    before = info(apache, session)["access_token"]
+    page = session.get(apache.url("protected/index.html"), timeout=HTTP_TIMEOUT)
+    assert page.status_code == 200, describe(page)
+    after = info(apache, session)["access_token"]
+    assert after != before, "mod_auth_openidc did not refresh the access token\n" + apache.log_tail()
+    wait_until(lambda: logs_of(tenant, "sertft", client["client_id"]), what="a refresh exchange (sertft)")
+    r = requests.get(tenant.url("userinfo"), headers={"Authorization": f"Bearer {after}"}, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200 and json_of(r)["sub"] == user.user_id, describe(r)
+
+
+@pytest.mark.parametrize("location", ["api", "introspected"])
+def test_mod_oauth2_accepts_a_warden_access_token_and_refuses_a_tampered_one(setup, signed_in, location):
+    apache, _, _ = setup
+    session, _ = signed_in
+    token = info(apache, session)["access_token"]
+    url = apache.url(f"{location}/index.html")
+    accepted = requests.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT)
+    assert accepted.status_code == 200 and "resource" in accepted.text, describe(accepted) + apache.log_tail()
+    for bad in (tampered(token), "garbage." + secrets.token_urlsafe(16)):
+        refused = requests.get(url, headers={"Authorization": f"Bearer {bad}"}, timeout=HTTP_TIMEOUT)
+        assert refused.status_code == 401, describe(refused)
+    missing = requests.get(url, timeout=HTTP_TIMEOUT)
+    assert missing.status_code == 401, describe(missing)
+
+
+def test_rp_initiated_logout_ends_the_warden_session(setup, signed_in, tenant):
+    apache, client, user = setup
+    session, _ = signed_in
+    r = session.get(apache.redirect_uri, params={"logout": apache.logged_out}, allow_redirects=False,
+                    timeout=HTTP_TIMEOUT)
+    assert r.status_code in (302, 303), describe(r)
+    end_session = r.headers["Location"]
+    assert end_session.startswith(tenant.url("oidc/logout")), end_session
+    query = parse_qs(urlsplit(end_session).query)
+    assert query.get("id_token_hint") and query.get("post_logout_redirect_uri") == [apache.logged_out], query
+    back = session.get(end_session, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert back.status_code in (302, 303) and back.headers["Location"].startswith(apache.logged_out), describe(back)
+    assert "logged out" in session.get(back.headers["Location"], timeout=HTTP_TIMEOUT).text
+    # Both sessions are gone: the next visit goes through Warden's login form again.
+    again = browse(session, apache.url("protected/index.html"), email=user.email, password=user.password)
+    assert any("/u/login" in step for step in again.steps), "\n".join(again.steps)
+    assert again.response.status_code == 200 and "protected page" in again.response.text, describe(again.response)
