@@ -218,8 +218,10 @@ def test_backchannel_authorize_revoke_and_userinfo(api, warden):
 
     started = api.expect(200, "POST", "/bc-authorize", data=request_form()).json()
     assert started["interval"] == 5 and started["auth_req_id"], started
-    assert api.expect(400, "POST", "/bc-authorize", data=request_form(login_hint=None)).json()["error"] == "invalid_request"
-    assert api.expect(400, "POST", "/bc-authorize", json={**request_form(), "binding_message": "<>"}).json()["error"] == "invalid_binding_message"
+    missing = api.expect(400, "POST", "/bc-authorize", data=request_form(login_hint=None))
+    assert missing.json()["error"] == "invalid_request", describe(missing)
+    unbound = api.expect(400, "POST", "/bc-authorize", json={**request_form(), "binding_message": "<>"})
+    assert unbound.json()["error"] == "invalid_binding_message", describe(unbound)
     assert api.expect(401, "POST", "/bc-authorize",
                       data={**request_form(), "client_secret": "wrong" * 8}).json()["error"] == "invalid_client"
     api.expect(413, "POST", "/bc-authorize", data={**request_form(), "padding": "x" * (70 * 1024)})
