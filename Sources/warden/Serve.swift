@@ -74,10 +74,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let settings = Settings()
-        let logger = WardenLogging.bootstrap(label: "warden", settings: try options.logging(settings))
-        let configuration = try options.configuration(settings)
-        let store = try await Database.open(configuration, logger: logger)
+        let (store, _, configuration) = try await options.open()
         try await store.shutdown()
         Terminal.stderr("Database is up to date: \(Database.redacted(configuration.databaseURL))")
     }
@@ -98,10 +95,7 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let settings = Settings()
-            let logger = WardenLogging.bootstrap(label: "warden", settings: try options.logging(settings))
-            let configuration = try options.configuration(settings)
-            let store = try await Database.open(configuration, logger: logger)
+            let (store, logger, configuration) = try await options.open()
             do {
                 let runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
                 let made = try await runtime.keys.rotate()
@@ -116,6 +110,17 @@ struct Keys: AsyncParsableCommand {
             }
             try await store.shutdown()
         }
+    }
+}
+
+extension StoreOptions {
+    /// What a command that only works on the database starts with: the log set up, the configuration, and the
+    /// database opened and migrated.
+    func open() async throws -> (SQLStore, Logger, WardenConfiguration) {
+        let settings = Settings()
+        let logger = WardenLogging.bootstrap(label: "warden", settings: try logging(settings))
+        let configuration = try configuration(settings)
+        return (try await Database.open(configuration, logger: logger), logger, configuration)
     }
 }
 

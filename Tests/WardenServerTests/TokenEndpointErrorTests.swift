@@ -31,23 +31,13 @@ struct TokenEndpointErrorTests {
         return Setup(warden: warden, api: api, client: client)
     }
 
-    static func expectError(
-        _ response: TestResponse, status: HTTPResponse.Status, code: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(response.status == status, sourceLocation: sourceLocation)
-        #expect(response.json["error"] == .string(code), sourceLocation: sourceLocation)
-        #expect(response.json["error_description"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-        #expect(response.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
-    }
-
     @Test func wrongSecretByBasicIs401WithWWWAuthenticate() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token", [("grant_type", "client_credentials"), ("audience", s.api.identifier)],
                 headers: [.authorization: "Basic " + Data("\(s.client.id):wrong".utf8).base64EncodedString()])
-            Self.expectError(response, status: .unauthorized, code: "invalid_client")
+            CodeFlowFixture.expectError(response, status: .unauthorized, code: "invalid_client")
             #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
         }
     }
@@ -57,10 +47,10 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             var form = s.form
             form[2] = ("client_secret", "wrong")
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
             form[1] = ("client_id", "nobody")
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
         }
     }
@@ -70,7 +60,7 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token", s.form + [("padding", String(repeating: "x", count: 70_000))])
-            Self.expectError(response, status: .contentTooLarge, code: "invalid_request")
+            CodeFlowFixture.expectError(response, status: .contentTooLarge, code: "invalid_request")
         }
     }
 
@@ -80,16 +70,16 @@ struct TokenEndpointErrorTests {
             let response = try await http.execute(
                 uri: "/oauth/token", method: .post, headers: [.contentType: "text/plain"],
                 body: ByteBuffer(string: "grant_type=client_credentials"))
-            Self.expectError(response, status: .badRequest, code: "invalid_request")
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
     @Test func malformedJSONIs400() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postJSON("/oauth/token", "{not json"), status: .badRequest, code: "invalid_request")
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postJSON("/oauth/token", "[1,2]"), status: .badRequest, code: "invalid_request")
         }
     }
@@ -98,19 +88,19 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             let response = try await http.postForm("/oauth/token", s.form + [("audience", s.api.identifier)])
-            Self.expectError(response, status: .badRequest, code: "invalid_request")
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
     @Test func missingAndUnknownGrantTypes() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postForm("/oauth/token", Array(s.form.dropFirst())), status: .badRequest,
                 code: "invalid_request")
             var form = s.form
             form[0] = ("grant_type", "urn:example:magic")
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postForm("/oauth/token", form), status: .badRequest, code: "unsupported_grant_type")
         }
     }
@@ -125,14 +115,14 @@ struct TokenEndpointErrorTests {
                     ("grant_type", "client_credentials"), ("client_id", other.id), ("client_secret", other.secret),
                     ("audience", s.api.identifier),
                 ])
-            Self.expectError(response, status: .badRequest, code: "unauthorized_client")
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "unauthorized_client")
         }
     }
 
     @Test func missingAudienceIsInvalidRequest() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            Self.expectError(
+            CodeFlowFixture.expectError(
                 try await http.postForm("/oauth/token", Array(s.form.dropLast())), status: .badRequest,
                 code: "invalid_request")
         }
@@ -144,9 +134,11 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             var form = s.form
             form[3] = ("audience", otherAPI.identifier)
-            Self.expectError(try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
+            CodeFlowFixture.expectError(
+                try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
             form[3] = ("audience", "https://unknown.example.com/")
-            Self.expectError(try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
+            CodeFlowFixture.expectError(
+                try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
         }
     }
 
@@ -154,7 +146,7 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             let response = try await http.postForm("/oauth/token", s.form + [("scope", "read:things write:things")])
-            Self.expectError(response, status: .badRequest, code: "invalid_scope")
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_scope")
         }
     }
 
@@ -166,7 +158,7 @@ struct TokenEndpointErrorTests {
                 headers: [
                     .authorization: "Basic " + Data("\(s.client.id):\(s.client.secret)".utf8).base64EncodedString()
                 ])
-            Self.expectError(response, status: .badRequest, code: "invalid_request")
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
@@ -177,7 +169,7 @@ struct TokenEndpointErrorTests {
             let response = try await http.postForm(
                 "/oauth/token",
                 [("grant_type", "client_credentials"), ("client_id", publicClient.id), ("audience", s.api.identifier)])
-            Self.expectError(response, status: .unauthorized, code: "invalid_client")
+            CodeFlowFixture.expectError(response, status: .unauthorized, code: "invalid_client")
         }
     }
 

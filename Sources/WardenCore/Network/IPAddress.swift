@@ -81,7 +81,7 @@ public enum IPAddress: Hashable, Sendable {
         while index < bytes.endIndex {
             let groupStart = index
             var group: UInt32 = 0
-            while index < bytes.endIndex, index - groupStart < 4, let digit = hexValue(bytes[index]) {
+            while index < bytes.endIndex, index - groupStart < 4, let digit = bytes[index].hexDigitValue {
                 group = group << 4 | digit
                 index += 1
             }
@@ -124,14 +124,6 @@ public enum IPAddress: Hashable, Sendable {
             guard count < 8 else { return nil }
             let tailBits = 16 * (count - gap)
             return (value >> tailBits) << (16 * (8 - gap)) | value & ((1 << tailBits) - 1)
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte &- UInt8(ascii: "a") &+ 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte &- UInt8(ascii: "A") &+ 10)
-        default: byte.decimalDigitValue
         }
     }
 }

@@ -46,7 +46,7 @@ enum ManagementRequest {
         var values: [String: String] = [:]
         for pair in (request.uri.query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decoded = parts.map(FormDecoding.decode)
+            let decoded = parts.map { PercentDecoding.decode($0, plusIsSpace: true) }
             guard let name = decoded[0], values[name] == nil else { continue }
             values[name] = decoded.count > 1 ? decoded[1] ?? "" : ""
         }

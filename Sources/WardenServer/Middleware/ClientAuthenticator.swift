@@ -90,7 +90,7 @@ struct ClientAuthenticator: Sendable {
 
     /// RFC 6749 §2.3.1: the id and secret are form-encoded before Basic encoding.
     private func formDecode(_ text: Substring) -> String? {
-        FormDecoding.decode(text)
+        PercentDecoding.decode(text, plusIsSpace: true)
     }
 
     /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).

@@ -85,6 +85,6 @@ struct RequestParameters: Sendable {
     }
 
     private static func decodeComponent(_ component: Substring) -> String? {
-        FormDecoding.decode(component)
+        PercentDecoding.decode(component, plusIsSpace: true)
     }
 }

@@ -1,3 +1,5 @@
+import WardenCore
+
 /// The query parameters of a front-channel request (RFC 6749 §3.1): form-decoded, empty values count as
 /// absent, unknown names are ignored by the caller, and repeated names are reported (SPEC §11).
 struct QueryParameters: Sendable {
@@ -10,8 +12,8 @@ struct QueryParameters: Sendable {
         var seen: Set<String> = []
         for pair in (query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = FormDecoding.decode(parts[0]),
-                let value = parts.count > 1 ? FormDecoding.decode(parts[1]) : ""
+            guard let name = PercentDecoding.decode(parts[0], plusIsSpace: true),
+                let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
             else { return nil }
             if !seen.insert(name).inserted { repeated.insert(name) }
             if !value.isEmpty, values[name] == nil { values[name] = value }

@@ -1,4 +1,5 @@
 public import Foundation
+import WardenCore
 
 /// Where and how to reach the SMTP server: `--smtp-url` / `WARDEN_SMTP_URL` (SPEC §1, §6.4).
 ///
@@ -78,14 +79,16 @@ public struct SMTPURL: Sendable, Hashable, CustomStringConvertible, CustomDebugS
             let user: Substring
             if let colon = userInfo.firstIndex(of: ":") {
                 user = userInfo[..<colon]
-                guard let decoded = Self.percentDecoded(userInfo[userInfo.index(after: colon)...]) else {
+                guard
+                    let decoded = PercentDecoding.decode(userInfo[userInfo.index(after: colon)...], plusIsSpace: false)
+                else {
                     throw fail("the password has a malformed percent-escape")
                 }
                 password = decoded
             } else {
                 user = userInfo
             }
-            guard let decoded = Self.percentDecoded(user), !decoded.isEmpty else {
+            guard let decoded = PercentDecoding.decode(user, plusIsSpace: false), !decoded.isEmpty else {
                 throw fail("the user name is empty or has a malformed percent-escape")
             }
             username = decoded
@@ -164,32 +167,6 @@ public struct SMTPURL: Sendable, Hashable, CustomStringConvertible, CustomDebugS
                 "password": password == nil ? "nil" : "***",
             ],
             displayStyle: .struct)
-    }
-
-    /// `%XX` escapes turned into octets, read as UTF-8; `nil` for a malformed escape or invalid UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The user name as it would appear in a URL (RFC 3986 `unreserved` kept, the rest escaped).
