@@ -154,7 +154,7 @@ def test_the_approval_email_and_its_link(warden, smtp_sink):
     assert link in mail.html_links(), (link, mail.html_links())
     html_text = mail.html_text()
     for part, text in (("text", mail.text), ("html", html_text)):
-        for expected in (client_name, message, "money_transfer", "99.99", "EUR", creditor):
+        for expected in (client_name, message, "Money transfer", "99.99 EUR", creditor):
             assert expected in text, f"{expected!r} not in the {part} part:\n{text}"
 
     # the link: a person who is not signed in goes to the hosted login first
@@ -167,15 +167,16 @@ def test_the_approval_email_and_its_link(warden, smtp_sink):
 
     # another user who signs in does not get the page
     stranger = create_user(warden, email=f"stranger-{uid()}@interop.test")
-    session = requests.Session()
-    hosted_login(warden, urljoin(link, r.headers["Location"]), redirect_uri=link, email=stranger.email,
+    session = requests.Session()  # a browser: opening the link sends it to the login, and back to the link after
+    to_login = session.get(link, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    hosted_login(warden, urljoin(link, to_login.headers["Location"]), redirect_uri=link, email=stranger.email,
                  password=stranger.password, session=session)
     r = session.get(link, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert r.status_code == 302 and urlsplit(r.headers["Location"]).path == "/u/login", describe(r)
 
     approval = open_approval_page(warden, link, app.user)
     shown = approval.page.text
-    for expected in (client_name, message, "money_transfer", "99.99", "EUR", creditor):
+    for expected in (client_name, message, "Money transfer", "99.99 EUR", creditor):
         assert expected in shown, f"{expected!r} not on the approval page: {shown}"
     # a second view still shows it (viewing does not use the link up)
     again = approval.session.get(link, allow_redirects=False, timeout=HTTP_TIMEOUT)
