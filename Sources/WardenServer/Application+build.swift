@@ -11,7 +11,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let router = Router(context: WardenRequestContext.self)
     router.middlewares.add(RequestIDMiddleware())
     router.middlewares.add(MetricsMiddleware())
-    router.middlewares.add(ErrorMiddleware())
+    router.middlewares.add(ErrorMiddleware(store: runtime.store))
     HealthController(runtime: runtime).addRoutes(to: router)
     DiscoveryController(runtime: runtime).addRoutes(to: router)
     TokenController(runtime: runtime).addRoutes(to: router)
@@ -29,6 +29,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)
+    HomePage.addRoutes(to: router, issuer: runtime.issuer)
+    router.middlewares.add(UnmatchedRouteMiddleware(routes: router.routes))
     return router
 }
 

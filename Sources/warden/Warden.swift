@@ -11,7 +11,7 @@ struct Warden: AsyncParsableCommand {
             Start with demo data:   warden serve --demo
             Approve on this terminal: warden authenticator enroll TICKET_URL, then warden authenticator listen
             """,
-        subcommands: [Serve.self, Migrate.self, Keys.self, AuthenticatorCommand.self],
+        subcommands: [Serve.self, Migrate.self, Keys.self, AuthenticatorCommand.self, BootstrapCommand.self],
         defaultSubcommand: nil
     )
 }

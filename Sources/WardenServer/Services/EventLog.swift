@@ -23,8 +23,10 @@ public final class EventLog: Service {
         self.logger = logger
     }
 
-    /// Queues an event; never blocks and never throws.
+    /// Queues an event, its request values cut to 256 characters (SPEC §11, ``WardenCore/LogEvent/truncated``);
+    /// never blocks and never throws.
     public func record(_ event: WardenCore.LogEvent) {
+        let event = event.truncated
         buffer.withLock { events in
             if events.count >= Self.capacity { events.removeFirst(events.count - Self.capacity + 1) }
             events.append(event)
