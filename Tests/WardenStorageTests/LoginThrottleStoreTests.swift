@@ -65,14 +65,7 @@ struct LoginThrottleStoreTests {
     @Test(
         "30 concurrent reservations: exactly 10 reserved, numbered 1…10; 20 locked", arguments: TestDatabase.available)
     func concurrentReservations(database: TestDatabase) async throws {
-        try await database.withStore { first in
-            guard database == .postgres, let url = TestDatabase.postgresURL else {
-                return try await Self.concurrentRound(nodes: [first])
-            }
-            try await TestDatabase.withStore(url: url) { second in
-                try await Self.concurrentRound(nodes: [first, second])
-            }
-        }
+        try await database.withNodes(Self.concurrentRound)
     }
 
     private static func concurrentRound(nodes: [SQLStore]) async throws {
