@@ -1,6 +1,6 @@
 """SPEC §11: while PostgreSQL is down, database-bound requests answer 503 with `Retry-After`
 (`temporarily_unavailable` at the OAuth endpoints, the Management shape with 503 "Service Unavailable" under
-/api/v2/) and /readyz answers 503; while PostgreSQL is frozen (it accepts connections and answers nothing),
+/api/v2/, the hosted error page at /authorize) and /readyz answers 503; while PostgreSQL is frozen (it accepts connections and answers nothing),
 /readyz still answers 503 within its 2-second deadline; once PostgreSQL is back, everything recovers.
 
 The test stops and freezes a throw-away cluster of its own (never the suite's shared one), so it runs only when
@@ -149,7 +149,8 @@ def assert_unavailable_management(response: requests.Response) -> None:
 def test_a_stopped_database_answers_503_then_recovers(outage):
     cluster, node = outage
     client = node.create_client(name="outage native", app_type="native", token_endpoint_auth_method="none",
-                                grant_types=["refresh_token"], callbacks=["https://app.example.com/cb"])
+                                grant_types=["authorization_code", "refresh_token"],
+                                callbacks=["https://app.example.com/cb"])
     token = node.mgmt_token()
     assert refresh(node, client["client_id"]).status_code == 400
 
@@ -157,6 +158,12 @@ def test_a_stopped_database_answers_503_then_recovers(outage):
     try:
         assert_unavailable_oauth(refresh(node, client["client_id"]))
         assert_unavailable_management(node.mgmt("GET", "users", token=token))
+        page = node.http.get(node.url("authorize"), allow_redirects=False, timeout=HTTP_TIMEOUT, params={
+            "response_type": "code", "client_id": client["client_id"], "redirect_uri": "https://app.example.com/cb",
+            "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"})
+        assert page.status_code == 503, page.text
+        assert page.headers.get("Retry-After", "").isdigit(), page.headers
+        assert page.headers["Content-Type"].startswith("text/html")
         ready = requests.get(node.url("readyz"), timeout=HTTP_TIMEOUT)
         assert ready.status_code == 503, ready.text
     finally:

@@ -22,8 +22,15 @@ enum ServiceUnavailable {
                 "temporarily_unavailable", "The service is temporarily unavailable; try again shortly", status: 503
             ).response(from: request, context: context)
         case .browser:
-            response = PageRenderer.shared.response(ErrorPage.temporarilyUnavailable)
+            return pageResponse()
         }
+        response.headers[.retryAfter] = String(retryAfter)
+        return response
+    }
+
+    /// The hosted error page, 503 with `Retry-After`.
+    static func pageResponse() -> Response {
+        var response = PageRenderer.shared.response(ErrorPage.temporarilyUnavailable)
         response.headers[.retryAfter] = String(retryAfter)
         return response
     }
