@@ -74,9 +74,7 @@ extension SQLStore {
         let milliseconds = date.millisecondsSince1970
         let engine = engine
         return try await transaction { db in
-            try await Self.lock(.refreshTokenFamily, key: familyID, on: db, engine: engine)
-            try await db.insert(into: "refresh_token_families").columns("family_id", "revoked_at")
-                .values(familyID, milliseconds).ignoringConflicts(with: "family_id").run()
+            try await Self.markRevoked(family: familyID, at: milliseconds, on: db, engine: engine)
             return try await db.update("refresh_tokens")
                 .set("revoked_at", to: milliseconds)
                 .where("family_id", .equal, familyID)
@@ -89,6 +87,18 @@ extension SQLStore {
                 }
                 .count
         }
+    }
+
+    /// Inside a transaction: takes the family's lock and records the family in `refresh_token_families` (a
+    /// family recorded earlier keeps its date), so that no token can be added to it any more.
+    static func markRevoked(
+        family familyID: String, at milliseconds: Int64, on db: any SQLDatabase, engine: SQLEngineKind
+    )
+        async throws
+    {
+        try await lock(.refreshTokenFamily, key: familyID, on: db, engine: engine)
+        try await db.insert(into: "refresh_token_families").columns("family_id", "revoked_at")
+            .values(familyID, milliseconds).ignoringConflicts(with: "family_id").run()
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
