@@ -152,12 +152,14 @@ def test_a_stopped_database_answers_503_then_recovers(outage):
                                 grant_types=["authorization_code", "refresh_token"],
                                 callbacks=["https://app.example.com/cb"])
     token = node.mgmt_token()
+    outage_address = f"outage-{secrets.token_hex(4)}@example.com"
     assert refresh(node, client["client_id"]).status_code == 400
 
     cluster.stop()
     try:
         assert_unavailable_oauth(refresh(node, client["client_id"]))
         assert_unavailable_management(node.mgmt("GET", "users", token=token))
+        assert_unavailable_management(node.mgmt("POST", "users", token=token, json={"email": outage_address}))
         page = node.http.get(node.url("authorize"), allow_redirects=False, timeout=HTTP_TIMEOUT, params={
             "response_type": "code", "client_id": client["client_id"], "redirect_uri": "https://app.example.com/cb",
             "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"})
@@ -175,6 +177,15 @@ def test_a_stopped_database_answers_503_then_recovers(outage):
                what="the refresh grant answering invalid_grant again")
     assert json_of(refresh(node, client["client_id"]))["error"] == "invalid_grant"
     expect_status(node.mgmt("GET", "users", token=token), 200)
+
+    def failed_create_logged() -> bool:
+        events = json_of(expect_status(node.mgmt("GET", "logs", token=token, params={
+            "q": "type:fapi", "sort": "date:-1", "per_page": 50}), 200))
+        return any(e.get("details", {}).get("request", {}).get("path") == "/api/v2/users"
+                   and e.get("details", {}).get("response", {}).get("statusCode") == 503 for e in events)
+
+    # The event log kept the failed create's `fapi` through the outage and wrote it once the database was back.
+    wait_until(failed_create_logged, timeout=10, what="the fapi event of the create refused during the outage")
 
 
 def test_a_frozen_database_is_unready_within_the_deadline(outage):
