@@ -46,6 +46,28 @@ struct LoginLockoutTests {
         }
     }
 
+    /// SPEC §11: ten attempts still being checked fill the window — the right password that comes next is
+    /// refused as locked, without a check, before any of them has failed.
+    @Test func attemptsInFlightFillTheWindowBeforeTheyFail() async throws {
+        let fixture = try await FrontChannelFixture.make()
+        let now = fixture.warden.clock.now()
+        for _ in 0..<PasswordAuthenticatorLimits.maxFailures {
+            _ = try await fixture.warden.runtime.store.reserveLoginAttempt(
+                userID: fixture.userID, at: now, windowStart: now.addingTimeInterval(-15 * 60),
+                limit: PasswordAuthenticatorLimits.maxFailures)
+        }
+        try await fixture.warden.test { http in
+            var browser = Browser(http)
+            let refused = try await fixture.signIn(&browser, password: FrontChannelFixture.password)
+            #expect(refused.status == .ok)
+            #expect(refused.headers[.location] == nil)
+            #expect(refused.text.contains(PasswordAuthenticatorMessages.locked))
+            #expect(browser.cookies[Browser.sessionCookie] == nil)
+        }
+        #expect(try await fixture.events("limit_wc").count == 1)
+        #expect(try await fixture.events("s").isEmpty)
+    }
+
     /// SPEC §11: the same page for a blocked user whatever the password, so it does not confirm a password.
     @Test func aBlockedUserSeesTheSameMessageWhateverThePassword() async throws {
         let fixture = try await FrontChannelFixture.make()
@@ -72,6 +94,11 @@ struct LoginLockoutTests {
             #expect(try await fixture.events("fp").isEmpty)
         }
     }
+}
+
+/// SPEC §5: ten failures in the window.
+enum PasswordAuthenticatorLimits {
+    static let maxFailures = 10
 }
 
 /// The login form's messages (SPEC §5), as the pages show them.
