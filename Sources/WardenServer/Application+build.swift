@@ -13,7 +13,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     router.middlewares.add(RequestIDMiddleware())
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
-    router.middlewares.add(ErrorMiddleware())
+    router.middlewares.add(ErrorMiddleware(store: runtime.store))
     HealthController(runtime: runtime).addRoutes(to: router)
     DiscoveryController(runtime: runtime).addRoutes(to: router)
     TokenController(runtime: runtime).addRoutes(to: router)
@@ -32,6 +32,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)
+    HomePage.addRoutes(to: router, issuer: runtime.issuer)
+    router.middlewares.add(UnmatchedRouteMiddleware(routes: router.routes))
     return router
 }
 

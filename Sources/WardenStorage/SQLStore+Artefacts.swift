@@ -59,8 +59,4 @@ extension SQLStore {
             .returning("hash")
             .first() != nil
     }
-
-    public func purgeArtefacts(expiredBefore date: Date) async throws {
-        try await sql.delete(from: "artefacts").where("expires_at", .lessThan, date.millisecondsSince1970).run()
-    }
 }

@@ -136,12 +136,6 @@ extension SQLStore {
             .all().map(Self.deviceTransaction)
     }
 
-    /// One `DELETE … WHERE expires_at < date RETURNING id`.
-    public func purgeDeviceTransactions(expiredBefore date: Date) async throws -> Int {
-        try await sql.delete(from: "device_transactions").where("expires_at", .lessThan, date.millisecondsSince1970)
-            .returning("id").all().count
-    }
-
     /// Every column of an enrolment, as stored.
     private static func columns(of enrollment: DeviceEnrollment) -> [(name: String, value: any Encodable & Sendable)] {
         [

@@ -7,23 +7,33 @@ public import struct Foundation.Date
 /// created_at, expires_at, used_at, revoked_at)`: `scope` is a JSON array of strings, `authorization_details`
 /// JSON text or `NULL`; a token without `expires_at` does not expire.
 extension SQLStore {
-    /// Throws ``StorageError/conflict(_:)`` when a token with this hash exists.
+    /// Throws ``StorageError/conflict(_:)`` when a token with this hash exists, ``StorageError/revoked`` when its
+    /// family is in `refresh_token_families`. One transaction holding the family's lock
+    /// (``KeyedAdvisoryLock/refreshTokenFamily``) reads the mark, then inserts: a revocation either comes first (and this insert
+    /// fails) or waits for this one (and revokes the new token too).
     public func insertRefreshToken(_ record: RefreshTokenRecord) async throws {
         let scope = try JSONColumn.encode(record.scope)
         let authorizationDetails = try record.authorizationDetails.map { try JSONColumn.encode($0) }
+        let engine = engine
         try await UniqueViolation.mapped("The refresh token already exists") {
-            try await sql.insert(into: "refresh_tokens")
-                .columns(
-                    "token_hash", "family_id", "client_id", "user_id", "audience", "scope", "authorization_details",
-                    "session_id", "created_at", "expires_at", "used_at", "revoked_at"
-                )
-                .values(
-                    record.tokenHash, record.familyID, record.clientID, record.userID, record.audience, scope,
-                    authorizationDetails, record.sessionID, record.createdAt.millisecondsSince1970,
-                    record.expiresAt?.millisecondsSince1970, record.usedAt?.millisecondsSince1970,
-                    record.revokedAt?.millisecondsSince1970
-                )
-                .run()
+            try await transaction { db in
+                try await Self.lock(.refreshTokenFamily, key: record.familyID, on: db, engine: engine)
+                let revoked = try await db.select().column(SQLLiteral.numeric("1")).from("refresh_token_families")
+                    .where("family_id", .equal, record.familyID).first()
+                guard revoked == nil else { throw StorageError.revoked }
+                try await db.insert(into: "refresh_tokens")
+                    .columns(
+                        "token_hash", "family_id", "client_id", "user_id", "audience", "scope",
+                        "authorization_details", "session_id", "created_at", "expires_at", "used_at", "revoked_at"
+                    )
+                    .values(
+                        record.tokenHash, record.familyID, record.clientID, record.userID, record.audience, scope,
+                        authorizationDetails, record.sessionID, record.createdAt.millisecondsSince1970,
+                        record.expiresAt?.millisecondsSince1970, record.usedAt?.millisecondsSince1970,
+                        record.revokedAt?.millisecondsSince1970
+                    )
+                    .run()
+            }
         }
     }
 
@@ -55,22 +65,40 @@ extension SQLStore {
         return try await useRefreshToken(hash: hash, rotating: rotating, now: now)
     }
 
-    /// Sets `revoked_at` on every token of the family not revoked yet (a token revoked earlier keeps its date),
-    /// so that any of them presented again is ``RefreshTokenUse/revoked``; returns how many of those were live
-    /// at `date` (unused and unexpired).
+    /// In one transaction holding the family's lock (see ``insertRefreshToken(_:)``): records the family in
+    /// `refresh_token_families` (kept with its first date), then sets `revoked_at` on every token of the family
+    /// not revoked yet (a token revoked earlier keeps its date), so that any of them presented again is
+    /// ``RefreshTokenUse/revoked`` and no successor can be added; returns how many of those were live at `date`
+    /// (unused and unexpired).
     public func revokeRefreshTokenFamily(_ familyID: String, at date: Date) async throws -> Int {
         let milliseconds = date.millisecondsSince1970
-        return try await sql.update("refresh_tokens")
-            .set("revoked_at", to: milliseconds)
-            .where("family_id", .equal, familyID)
-            .where("revoked_at", .is, SQLLiteral.null)
-            .returning("used_at", "expires_at")
-            .all()
-            .filter { row in
-                try row.optionalDate("used_at") == nil
-                    && (try row.decode(column: "expires_at", as: Int64?.self)).map { $0 > milliseconds } ?? true
-            }
-            .count
+        let engine = engine
+        return try await transaction { db in
+            try await Self.markRevoked(family: familyID, at: milliseconds, on: db, engine: engine)
+            return try await db.update("refresh_tokens")
+                .set("revoked_at", to: milliseconds)
+                .where("family_id", .equal, familyID)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .returning("used_at", "expires_at")
+                .all()
+                .filter { row in
+                    try row.optionalDate("used_at") == nil
+                        && (try row.decode(column: "expires_at", as: Int64?.self)).map { $0 > milliseconds } ?? true
+                }
+                .count
+        }
+    }
+
+    /// Inside a transaction: takes the family's lock and records the family in `refresh_token_families` (a
+    /// family recorded earlier keeps its date), so that no token can be added to it any more.
+    static func markRevoked(
+        family familyID: String, at milliseconds: Int64, on db: any SQLDatabase, engine: SQLEngineKind
+    )
+        async throws
+    {
+        try await lock(.refreshTokenFamily, key: familyID, on: db, engine: engine)
+        try await db.insert(into: "refresh_token_families").columns("family_id", "revoked_at")
+            .values(familyID, milliseconds).ignoringConflicts(with: "family_id").run()
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {

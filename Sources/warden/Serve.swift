@@ -95,20 +95,14 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let (store, logger, configuration) = try await options.open()
-            do {
-                let runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
+            try await options.withRuntime { runtime, logger in
                 let made = try await runtime.keys.rotate()
                 logger.notice(
                     "signing keys rotated", metadata: ["kids": "\(made.map(\.kid).joined(separator: ","))"])
                 for record in made {
                     print("new current \(record.alg.rawValue) key: \(record.kid)")
                 }
-            } catch {
-                try? await store.shutdown()
-                throw error
             }
-            try await store.shutdown()
         }
     }
 }
@@ -121,6 +115,26 @@ extension StoreOptions {
         let logger = WardenLogging.bootstrap(label: "warden", settings: try logging(settings))
         let configuration = try configuration(settings)
         return (try await Database.open(configuration, logger: logger), logger, configuration)
+    }
+
+    /// Runs `body` with a runtime over the opened database, then closes the database (commands that change the
+    /// tenant offline: `keys rotate`, `bootstrap rotate-secret`).
+    func withRuntime(_ body: (WardenRuntime, Logger) async throws -> Void) async throws {
+        let (store, logger, configuration) = try await open()
+        do {
+            let runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)
+            do {
+                try await body(runtime, logger)
+            } catch {
+                try? await runtime.shutdown()
+                throw error
+            }
+            try await runtime.shutdown()
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+        try await store.shutdown()
     }
 }
 

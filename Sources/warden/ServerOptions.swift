@@ -56,6 +56,7 @@ struct StoreOptions: ParsableArguments {
     func configuration(_ settings: Settings) throws -> WardenConfiguration {
         var configuration = WardenConfiguration(issuer: URL(string: "http://127.0.0.1:8080/")!)
         configuration.databaseURL = try databaseURL(settings)
+        try settings.bootstrapClient(into: &configuration)
         return configuration
     }
 }
@@ -157,12 +158,7 @@ struct ServerOptions: ParsableArguments {
         if (configuration.tlsCertificatePath == nil) != (configuration.tlsKeyPath == nil) {
             throw ConfigurationError("--tls-cert and --tls-key go together (or WARDEN_TLS_CERT and WARDEN_TLS_KEY)")
         }
-        configuration.bootstrapClientID = settings.string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_ID")?.value
-        configuration.bootstrapClientSecret =
-            settings.string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_SECRET")?.value
-        if let secret = configuration.bootstrapClientSecret, secret.count < 32 {
-            throw ConfigurationError("WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters")
-        }
+        try settings.bootstrapClient(into: &configuration)
         if let ttl = settings.string(cacheTTL, flag: "--cache-ttl", env: "WARDEN_CACHE_TTL") {
             guard let seconds = Double(ttl.value), seconds > 0, seconds <= 60 else {
                 throw settings.invalid(ttl.name, "must be a number of seconds in (0, 60]", got: ttl.value)
@@ -240,6 +236,16 @@ struct Settings {
             throw ConfigurationError("\(setting.name): cannot read the file '\(setting.value)'")
         }
         return setting.value
+    }
+
+    /// `WARDEN_BOOTSTRAP_CLIENT_ID` / `_SECRET` (environment only, SPEC §1): the management client's id and
+    /// secret when the operator chooses them.
+    func bootstrapClient(into configuration: inout WardenConfiguration) throws {
+        configuration.bootstrapClientID = string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_ID")?.value
+        configuration.bootstrapClientSecret = string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_SECRET")?.value
+        if let secret = configuration.bootstrapClientSecret, secret.count < 32 {
+            throw ConfigurationError("WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters")
+        }
     }
 
     /// `NAME must …, got 'VALUE'`; a URL that may carry a password is shown without it.

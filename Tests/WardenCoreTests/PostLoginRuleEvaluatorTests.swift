@@ -171,4 +171,16 @@ import Testing
             #expect(try Self.matches(condition, in: event) == expected, "\(condition)")
         }
     }
+
+    /// The README's rule reference: `!=` against a missing value (`null`) is false, so a rule that must deny an
+    /// unknown country tests presence; the README's example, run on a known, another and an unknown country.
+    @Test func theReadmeExampleDeniesAnUnknownCountry() throws {
+        #expect(try !Self.matches(#"event.request.geoip.countryCode != "FR""#, in: Self.bare))
+        #expect(try !Self.matches("event.request.geoip.countryCode != null", in: Self.password))
+        let example = #"!exists(event.request.geoip.countryCode) || event.request.geoip.countryCode != "FR""#
+        #expect(try !Self.matches(example, in: Self.password), "FR is allowed")
+        let german = LoginEvent(request: Self.phone, user: Self.user, client: Self.client)
+        #expect(try Self.matches(example, in: german), "DE is denied")
+        #expect(try Self.matches(example, in: Self.bare), "an unknown country is denied")
+    }
 }

@@ -197,6 +197,19 @@ import Testing
         #expect(error?.message.hasPrefix("Query nests more than 32 groups and negations at position ") == true)
     }
 
+    /// SPEC §11: a query too complex to run is refused; every kind of term counts.
+    @Test(arguments: ["a", "email:a", "name:\"a b\"", "nickname:a*", "_exists_:email", "-a", "(a)"])
+    func termLimit(term: String) throws {
+        let most = Array(repeating: term, count: UserQueryParser.maximumTerms)
+        #expect(throws: Never.self) { try UserQueryParser.parse(most.joined(separator: " OR ")) }
+        let error = #expect(throws: UserQueryError.self) {
+            try UserQueryParser.parse((most + [term]).joined(separator: " OR "))
+        }
+        #expect(error?.code == .tooManyTerms)
+        #expect(error?.message.hasPrefix("Query has more than 100 terms at position ") == true)
+        #expect(UserQueryError.Code.tooManyTerms.description == "too_many_terms")
+    }
+
     @Test func unbalancedDeepInputFailsCleanly() {
         let error = #expect(throws: UserQueryError.self) {
             try UserQueryParser.parse(String(repeating: "(", count: UserQueryParser.maximumLength))

@@ -1,8 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
 import WardenCore
+import WardenTesting
 
 @testable import WardenServer
 
@@ -39,5 +42,29 @@ struct EventLogTests {
         log.record(WardenCore.LogEvent(date: Date(), type: .clientCredentialsFailed, description: "3"))
         await log.flush()
         #expect(store.written.withLock { $0.map(\.description) } == ["0", "1", "2", "3"])
+    }
+
+    /// SPEC §11: an unauthenticated `client_id` of 60,000 characters is logged (`feccft`) cut to 256 characters.
+    @Test func aHugeClientIDIsLoggedCut() async throws {
+        let warden = try await TestWarden.make()
+        let prefix = "huge-" + RandomToken.identifier(prefix: "", length: 12)
+        let clientID = prefix + String(repeating: "c", count: 60_000)
+        try await warden.test { http in
+            let response = try await http.postForm(
+                "/oauth/token",
+                [
+                    ("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", "nope"),
+                    ("audience", "https://api.example.com"),
+                ])
+            #expect(response.status == .unauthorized)
+        }
+        await warden.flushLogs()
+        let events = try await warden.runtime.store.searchLogs(
+            LogFilter(terms: ["type": ["feccft"]]), ascending: true, page: PageRequest(page: 0, perPage: 100)
+        ).items.filter { $0.clientID?.hasPrefix(prefix) == true }
+        #expect(events.count == 1)
+        let logged = try #require(events.first?.clientID)
+        #expect(logged.count == 256)
+        #expect(logged.hasSuffix(WardenCore.LogEvent.truncationMarker))
     }
 }

@@ -46,7 +46,8 @@ struct LogoutTests {
             var browser = Browser(http)
             _ = try await fixture.signIn(&browser)
             let cookie = try #require(browser.cookies[Browser.sessionCookie])
-            _ = try await browser.get("/oidc/logout?client_id=\(fixture.clientID)")
+            let page = try await browser.get("/oidc/logout?client_id=\(fixture.clientID)")
+            _ = try await Self.confirm(&browser, page)
             let replay = try await http.execute(
                 uri: fixture.authorizeURI(["prompt": "none"]), method: .get,
                 headers: [.cookie: "\(Browser.sessionCookie)=\(cookie)"])
@@ -62,7 +63,8 @@ struct LogoutTests {
             var browser = Browser(http)
             _ = try await fixture.signIn(&browser)
             let query = redirect.map { "&post_logout_redirect_uri=\(formEncode($0))" } ?? ""
-            let response = try await browser.get("/oidc/logout?client_id=\(fixture.clientID)\(query)")
+            let page = try await browser.get("/oidc/logout?client_id=\(fixture.clientID)\(query)")
+            let response = try await Self.confirm(&browser, page)
             #expect(response.status == .ok)
             #expect(response.headers[.location] == nil)
             #expect(response.text.contains("You are signed out"))
@@ -82,6 +84,56 @@ struct LogoutTests {
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.location] == nil)
             }
+        }
+    }
+
+    /// Posts the confirmation form of `page` (its hidden fields) as the browser would.
+    static func confirm(_ browser: inout Browser, _ page: TestResponse) async throws -> TestResponse {
+        #expect(page.status == .ok)
+        #expect(page.text.contains("Do you want to sign out"))
+        let fields = ["csrf", "client_id", "post_logout_redirect_uri", "state"].compactMap { name in
+            hiddenField(name, in: page.text).map { (name, decodeHTML($0)) }
+        }
+        return try await browser.post("/oidc/logout", fields)
+    }
+
+    /// The few entities Mustache escapes in attribute values.
+    static func decodeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&#x3D;", with: "=")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// SPEC §11: without `id_token_hint`, a `GET` (which any page can trigger) only asks; the session ends when
+    /// the form is posted with the session's CSRF token, and then the registered redirect gets `state`.
+    @Test func withoutAHintTheSessionEndsOnlyAfterTheConfirmation() async throws {
+        let fixture = try await FrontChannelFixture.make()
+        try await fixture.warden.test { http in
+            var browser = Browser(http)
+            _ = try await fixture.signIn(&browser)
+            let query = "client_id=\(fixture.clientID)&post_logout_redirect_uri=\(formEncode(Self.signedOut))&state=bye"
+            let page = try await browser.get("/oidc/logout?" + query)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<form method=\"post\" action=\"/oidc/logout\">"))
+            #expect(browser.cookies[Browser.sessionCookie] != nil)
+            #expect(try await fixture.events("slo").isEmpty)
+            let stillSignedIn = try await browser.get(fixture.authorizeURI(["prompt": "none"]))
+            #expect(stillSignedIn.redirectParameters["code"] != nil, "the GET did not end the session")
+
+            for csrf in [nil, "forged"] as [String?] {
+                let refused = try await browser.post(
+                    "/oidc/logout", [("client_id", fixture.clientID)] + (csrf.map { [("csrf", $0)] } ?? []))
+                #expect(refused.status == .forbidden)
+                #expect(refused.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+            #expect(try await fixture.events("slo").isEmpty)
+
+            let done = try await Self.confirm(&browser, try await browser.get("/oidc/logout?" + query))
+            #expect(done.status == .found)
+            #expect(done.headers[.location] == Self.signedOut + "?state=bye")
+            #expect(browser.cookies[Browser.sessionCookie] == nil)
+            #expect(try await fixture.events("slo").count == 1)
         }
     }
 

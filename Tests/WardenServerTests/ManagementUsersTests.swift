@@ -82,6 +82,34 @@ struct ManagementUsersTests {
         }
     }
 
+    /// SPEC §11: addresses are checked on create and on PATCH (`format: email`), 400 `invalid_body`.
+    @Test(arguments: ["0@0.com*", "0@.", "a@example", "a..b@example.com", "a b@example.com"])
+    func malformedAddressesAreRefusedOnCreateAndUpdate(email: String) async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let message = try await admin.expectError(
+                400, "invalid_body", .post, "users", json: ["email": .string(email)])
+            #expect(message.contains("email"), "\(message)")
+            let address = "valid-\(RandomToken.identifier(prefix: "", length: 8))@example.com"
+            let user = try await admin.expect(.created, .post, "users", json: ["email": .string(address)])
+            let path = "users/\(ManagementSession.segment(user["user_id"]?.stringValue ?? ""))"
+            try await admin.expectError(400, "invalid_body", .patch, path, json: ["email": .string(email)])
+            #expect(try await admin.expect(.ok, .get, path)["email"] == .string(address.lowercased()))
+        }
+    }
+
+    /// SPEC §11: a search too complex to run (here 996 terms in 1,991 characters) is 400 `invalid_query_string`,
+    /// never a 500.
+    @Test func aSearchOfTooManyTermsIs400() async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let q = Array(repeating: "a", count: 996).joined(separator: " ")
+            #expect(q.count == 1991)
+            try await admin.expectError(400, "invalid_query_string", .get, "users?q=\(formEncode(q))&search_engine=v3")
+            try await admin.expect(.ok, .get, "users?q=a&search_engine=v3")
+        }
+    }
+
     @Test(arguments: [
         (#"{"email": "x@example.com", "connection": "google-oauth2"}"#, "connection"),
         (#"{"connection": "Username-Password-Authentication"}"#, "email"),

@@ -92,6 +92,21 @@ struct TokenEndpointErrorTests {
         }
     }
 
+    /// SPEC §11: an empty value still counts as a repeat, before or after the real one.
+    @Test(arguments: ["grant_type=&grant_type=client_credentials", "grant_type=client_credentials&grant_type="])
+    func anEmptyRepeatIsStillARepeat(grantTypes: String) async throws {
+        let s = try await Self.setup()
+        try await s.warden.test { http in
+            let rest = s.form.dropFirst().map { "\($0.0)=\(formEncode($0.1))" }.joined(separator: "&")
+            let response = try await http.execute(
+                uri: "/oauth/token", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: grantTypes + "&" + rest))
+            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            #expect(response.json["error_description"] == "Parameter 'grant_type' is repeated")
+        }
+    }
+
     @Test func missingAndUnknownGrantTypes() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in

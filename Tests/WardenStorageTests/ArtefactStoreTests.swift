@@ -148,7 +148,7 @@ struct ArtefactStoreTests {
             try await store.putArtefact(kind: "code", hash: old, payload: "old", expiresAt: now.addingTimeInterval(-10))
             try await store.putArtefact(
                 kind: "code", hash: live, payload: "live", expiresAt: now.addingTimeInterval(60))
-            try await store.purgeArtefacts(expiredBefore: now)
+            while try await store.purgeBatch(.artefacts, endedBefore: now, limit: 500) == 500 {}
             #expect(try await store.consumeArtefact(kind: "code", hash: old, now: now) == .notFound)
             #expect(try await store.consumeArtefact(kind: "code", hash: live, now: now) == .consumed(payload: "live"))
         }

@@ -371,17 +371,18 @@ struct DeviceStoreTests {
             try await store.insertDeviceTransactions(transactions)
 
             // Expiring exactly at the date is not expired before it.
-            let early = try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 60))
+            let early = try await store.purgeBatch(.deviceTransactions, endedBefore: Self.at(start, 60), limit: 500)
             if database.isIsolated { #expect(early == 0) }
             #expect(try await store.deviceTransaction(id: transactions[0].id) == transactions[0])
 
-            let purged = try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 121))
+            let purged = try await store.purgeBatch(.deviceTransactions, endedBefore: Self.at(start, 121), limit: 500)
             if database.isIsolated { #expect(purged == 2) }
             #expect(try await store.deviceTransaction(id: transactions[0].id) == nil)
             #expect(try await store.deviceTransaction(id: transactions[1].id) == nil)
             #expect(try await store.deviceTransaction(id: transactions[2].id) == transactions[2])
             if database.isIsolated {
-                #expect(try await store.purgeDeviceTransactions(expiredBefore: Self.at(start, 121)) == 0)
+                #expect(
+                    try await store.purgeBatch(.deviceTransactions, endedBefore: Self.at(start, 121), limit: 500) == 0)
             }
         }
     }

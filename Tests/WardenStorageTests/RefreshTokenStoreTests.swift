@@ -204,6 +204,80 @@ struct RefreshTokenStoreTests {
         }
     }
 
+    @Test(
+        "a revoked family takes no new token, even one revoked before it had any (a replayed code)",
+        arguments: TestDatabase.available)
+    func insertIntoRevokedFamily(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let family = uniqueID("family")
+            #expect(try await store.revokeRefreshTokenFamily(family, at: storedTime()) == 0)
+            let successor = Self.token(familyID: family)
+            await #expect(throws: StorageError.revoked) { try await store.insertRefreshToken(successor) }
+            #expect(try await store.refreshToken(hash: successor.tokenHash) == nil)
+
+            let other = Self.token()
+            try await store.insertRefreshToken(other)
+            #expect(try await store.refreshToken(hash: other.tokenHash) == other, "other families are untouched")
+        }
+    }
+
+    /// RFC 9700 §4.14.2, SPEC §3: each round, 50 concurrent uses of one rotating token, as the refresh grant makes
+    /// them: the one `.valid` use inserts its successor, each `.reused` one revokes the family. Whatever the
+    /// interleaving, the round ends with every token of the family revoked, the winner's successor included (or
+    /// that successor refused). In odd rounds the winner inserts only once a revocation has landed (as when the
+    /// grant signs its tokens meanwhile): the interleaving that once left the successor alive. On PostgreSQL the
+    /// uses are spread over two stores: two nodes.
+    @Test(
+        "50 concurrent uses × 12 rounds: reuse detection revokes the whole family, the winner's successor included",
+        arguments: TestDatabase.available)
+    func reuseRaceRevokesWholeFamily(database: TestDatabase) async throws {
+        try await database.withNodes(Self.raceRounds)
+    }
+
+    private static func raceRounds(nodes: [SQLStore]) async throws {
+        for round in 0..<12 {
+            let family = uniqueID("family")
+            let token = Self.token(familyID: family)
+            try await nodes[0].insertRefreshToken(token)
+            let successors = try await withThrowingTaskGroup(of: RefreshTokenRecord?.self) { group in
+                for use in 0..<50 {
+                    let store = nodes[use % nodes.count]
+                    group.addTask {
+                        switch try await store.useRefreshToken(hash: token.tokenHash, rotating: true, now: Date()) {
+                        case .valid:
+                            let successor = Self.token(familyID: family)
+                            while !round.isMultiple(of: 2),
+                                try await store.refreshToken(hash: token.tokenHash)?.revokedAt == nil
+                            {
+                                try await Task.sleep(for: .milliseconds(1))
+                            }
+                            do {
+                                try await store.insertRefreshToken(successor)
+                                return successor
+                            } catch StorageError.revoked {
+                                return nil
+                            }
+                        case .reused:
+                            _ = try await store.revokeRefreshTokenFamily(family, at: Date())
+                            return nil
+                        default:
+                            return nil
+                        }
+                    }
+                }
+                return try await group.reduce(into: [RefreshTokenRecord]()) {
+                    if let successor = $1 { $0.append(successor) }
+                }
+            }
+            #expect(successors.count <= 1, "round \(round): one use wins")
+            for stored in [token] + successors {
+                #expect(
+                    try await nodes[0].refreshToken(hash: stored.tokenHash)?.revokedAt != nil,
+                    "round \(round): \(stored == token ? "the reused token" : "the winner's successor") is revoked")
+            }
+        }
+    }
+
     @Test("an expired token is .expired in both modes and is not marked used", arguments: TestDatabase.available)
     func expired(database: TestDatabase) async throws {
         try await database.withStore { store in

@@ -46,6 +46,13 @@ struct SessionTransferStoreTests {
             #expect(try await store.refreshToken(hash: withinMade[1].tokenHash)?.revokedAt == now)
             #expect(try await store.refreshToken(hash: withinMade[2].tokenHash)?.revokedAt == earlier)
             for token in withinOthers { #expect(try await store.refreshToken(hash: token.tokenHash)?.revokedAt == nil) }
+            // The ended sessions' families take no new token (a rotation racing the cascade); others still do.
+            var late = Self.token(sessionID: made[0].id)
+            late.familyID = withinMade[0].familyID
+            await #expect(throws: StorageError.revoked) { try await store.insertRefreshToken(late) }
+            var other = Self.token(sessionID: others[0].id)
+            other.familyID = withinOthers[0].familyID
+            try await store.insertRefreshToken(other)
 
             #expect(try await store.endTransferredSessions(sourceFamilyID: family, at: now) == 0)
             #expect(try await store.endTransferredSessions(sourceFamilyID: uniqueID("family"), at: now) == 0)

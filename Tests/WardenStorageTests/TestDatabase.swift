@@ -49,6 +49,15 @@ enum TestDatabase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         return try await Self.withStore(url: url, body)
     }
 
+    /// Runs `body` with the nodes of a race: one store on SQLite, two stores on one PostgreSQL database (two
+    /// nodes, each with its own pool).
+    func withNodes(_ body: ([SQLStore]) async throws -> Void) async throws {
+        try await withStore { first in
+            guard self == .postgres, let url = Self.postgresURL else { return try await body([first]) }
+            try await Self.withStore(url: url) { second in try await body([first, second]) }
+        }
+    }
+
     /// Opens and migrates the store at `url`, runs `body`, and shuts the store down whatever happens.
     static func withStore<T>(url: String, _ body: (SQLStore) async throws -> T) async throws -> T {
         let store = try await SQLStore.connect(url: url, logger: quietLogger)

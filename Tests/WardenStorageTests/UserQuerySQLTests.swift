@@ -49,6 +49,19 @@ import WardenStorage
             blocked: false, userMetadata: #"{"plan":"Gold"}"#, appMetadata: nil),
     ]
 
+    /// The most complex queries the parser accepts (SPEC §11): ``UserQueryParser/maximumTerms`` bare terms (each
+    /// four columns) inside ``UserQueryParser/maximumDepth`` - 1 groups, and as many metadata terms ANDed, run
+    /// on both engines (a query of 1,000 terms once overflowed SQLite's expression tree).
+    static let largestQueries: [(String, Set<String>)] = [
+        (
+            String(repeating: "(", count: UserQueryParser.maximumDepth - 1)
+                + (["alice"] + (2...UserQueryParser.maximumTerms).map { "z\($0)" }).joined(separator: " OR ")
+                + String(repeating: ")", count: UserQueryParser.maximumDepth - 1),
+            [alice]
+        ),
+        ((1...UserQueryParser.maximumTerms).map { "app_metadata.t\($0):x*" }.joined(separator: " "), []),
+    ]
+
     static let cases: [(String, Set<String>)] = [
         ("", everyone),
         ("*", everyone),
@@ -118,7 +131,7 @@ import WardenStorage
         (#"user_metadata.plan:"gold') OR 1=1 --""#, []),
     ]
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + largestQueries)
     func sqlite(query: String, expected: Set<String>) async throws {
         let connection = try await SQLiteConnection.open(storage: .memory, logger: Logger(label: "test"))
         do {
@@ -140,7 +153,7 @@ import WardenStorage
 
     static let postgresURL = ProcessInfo.processInfo.environment["WARDEN_TEST_POSTGRES_URL"]
 
-    @Test(.enabled(if: postgresURL != nil, "WARDEN_TEST_POSTGRES_URL is not set"), arguments: cases)
+    @Test(.enabled(if: postgresURL != nil, "WARDEN_TEST_POSTGRES_URL is not set"), arguments: cases + largestQueries)
     func postgres(query: String, expected: Set<String>) async throws {
         let configuration = try SQLPostgresConfiguration(url: try #require(Self.postgresURL))
         let connection = try await PostgresConnection.connect(

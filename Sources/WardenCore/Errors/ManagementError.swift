@@ -22,11 +22,13 @@ public struct ManagementError: Error, Sendable, Equatable {
         case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
+        case 405: "Method Not Allowed"
         case 409: "Conflict"
         case 410: "Gone"
         case 413: "Payload Too Large"
         case 415: "Unsupported Media Type"
         case 429: "Too Many Requests"
+        case 503: "Service Unavailable"
         default: "Internal Server Error"
         }
     }

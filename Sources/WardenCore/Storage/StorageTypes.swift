@@ -27,6 +27,8 @@ public enum StorageError: Error, Sendable, Equatable {
     case conflict(String)
     /// The record to change does not exist.
     case notFound
+    /// The record belongs to a revoked group: a refresh token of a revoked family (RFC 9700 §4.14.2).
+    case revoked
 }
 
 /// A client as stored: the Management object plus the SHA-256 hash of its secret (SPEC §3).
@@ -93,4 +95,12 @@ public enum ConsumeResult: Sendable, Equatable {
     case expired
     /// Never issued.
     case notFound
+}
+
+/// The answer of ``LoginThrottleStore/reserveLoginAttempt(userID:at:windowStart:limit:)`` (SPEC §11).
+public enum LoginAttemptReservation: Sendable, Equatable {
+    /// The password may be checked; should it be wrong, this is the `ordinal`-th failure in the window.
+    case reserved(ordinal: Int)
+    /// Refused without a check: a lock is in force, or the window is full of failures and reservations.
+    case locked
 }

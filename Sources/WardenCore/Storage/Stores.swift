@@ -111,17 +111,19 @@ public protocol ArtefactStore: Sendable {
     func peekArtefact(kind: String, hash: String, now: Date) async throws -> String?
     /// Records `hash` as used if it is new (insert-if-absent); `false` when it was seen before (a replay).
     func rememberOnce(kind: String, hash: String, expiresAt: Date) async throws -> Bool
-    /// Deletes artefacts expired before `date`.
-    func purgeArtefacts(expiredBefore date: Date) async throws
 }
 
 /// Everything Warden stores.
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
-    BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore
+    BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
+    HousekeepingStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
+    /// Whether `error`, thrown by this store, means the database cannot be reached now (refused or lost
+    /// connections, no pooled connection in time) rather than a failed query: SPEC §11 answers 503 then.
+    func isUnavailable(_ error: any Error) -> Bool
     /// Closes connections.
     func shutdown() async throws
 }
@@ -168,11 +170,15 @@ public protocol SessionTransferStore: Sendable {
 
 /// Refresh tokens (SPEC §3).
 public protocol RefreshTokenStore: Sendable {
+    /// Stores a token; throws ``StorageError/revoked`` when its family was revoked, atomically with
+    /// ``revokeRefreshTokenFamily(_:at:)``: whatever the interleaving, a revoked family never gains a live token
+    /// (RFC 9700 §4.14.2: a rotation racing the reuse detection that revokes its family loses).
     func insertRefreshToken(_ record: RefreshTokenRecord) async throws
     /// Redeems a token at `now`. With `rotating`, atomically marks it used so that of N concurrent
     /// redemptions exactly one is ``RefreshTokenUse/valid(_:)`` and the others ``RefreshTokenUse/reused(_:)``.
     func useRefreshToken(hash: String, rotating: Bool, now: Date) async throws -> RefreshTokenUse
-    /// Revokes every token of a family; returns how many were live.
+    /// Revokes every token of a family and marks the family revoked (later inserts into it fail); returns how
+    /// many of its tokens were live.
     func revokeRefreshTokenFamily(_ familyID: String, at date: Date) async throws -> Int
     /// The token record by hash, whatever its state.
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
@@ -181,10 +187,17 @@ public protocol RefreshTokenStore: Sendable {
     func refreshTokenContext(hash: String) async throws -> RefreshTokenContext?
 }
 
-/// Password-login failures and locks (SPEC §5: 10 failures in 15 minutes lock for 15 minutes).
+/// Password-login failures and locks (SPEC §5: 10 failures in 15 minutes lock for 15 minutes; §11: the count is
+/// atomic).
 public protocol LoginThrottleStore: Sendable {
-    /// Records a failure at `date` and returns the failures since `windowStart` (this one included).
-    func recordLoginFailure(userID: String, at date: Date, windowStart: Date) async throws -> Int
+    /// Reserves a password check at `date`, atomically across connections and nodes: ``LoginAttemptReservation/locked``
+    /// when a lock is in force or `limit` attempts since `windowStart` are already recorded; otherwise records
+    /// this attempt as a failure (``clearLoginFailures(userID:)`` forgets it when the password is right) and
+    /// answers its ordinal. Of N concurrent reservations with none recorded before, exactly `limit` are
+    /// ``LoginAttemptReservation/reserved(ordinal:)``, numbered 1 to `limit`. Failures before `windowStart` are
+    /// dropped.
+    func reserveLoginAttempt(userID: String, at date: Date, windowStart: Date, limit: Int) async throws
+        -> LoginAttemptReservation
     /// Locks the user's password login until `date`.
     func lockLogin(userID: String, until date: Date) async throws
     /// The end of the current lock, if one is in force at `now`.
@@ -261,6 +274,29 @@ public protocol DeviceStore: Sendable {
     /// The device's transactions whose request is still pending and unexpired at `now`, oldest first
     /// (SPEC §7.5), in one query joined with `ciba_requests`.
     func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction]
-    /// Deletes transactions that expired before `date`; returns how many.
-    func purgeDeviceTransactions(expiredBefore date: Date) async throws -> Int
+}
+
+/// Records that end, purged off the request path in small batches (ARCHITECTURE: housekeeping deletes in
+/// bounded batches; SPEC §11: no anonymous request leaves rows behind for good).
+public protocol HousekeepingStore: Sendable {
+    /// Deletes at most `limit` records of `kind` that ended before `date`; returns how many it deleted (fewer
+    /// than `limit`: none of them is left).
+    func purgeBatch(_ kind: EndingRecords, endedBefore date: Date, limit: Int) async throws -> Int
+}
+
+/// What ``HousekeepingStore/purgeBatch(_:endedBefore:limit:)`` deletes: an open set of `RawRepresentable`
+/// values, each a kind of record with an end.
+public struct EndingRecords: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// Single-use artefacts (codes, login and consent transactions, …) past `expires_at`.
+    public static let artefacts = EndingRecords(rawValue: "artefacts")
+    /// Device transactions (SPEC §7.2) past `expires_at`.
+    public static let deviceTransactions = EndingRecords(rawValue: "device_transactions")
+    /// Password-login failures (of users and of unknown addresses alike) recorded before the date.
+    public static let loginFailures = EndingRecords(rawValue: "login_failures")
+    /// Password-login locks that ended before the date.
+    public static let loginLocks = EndingRecords(rawValue: "login_locks")
 }

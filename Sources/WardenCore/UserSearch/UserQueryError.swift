@@ -13,6 +13,7 @@ public struct UserQueryError: Error, Sendable, Hashable, CustomStringConvertible
             case unsupportedSyntax = "unsupported_syntax"
             case nestingTooDeep = "nesting_too_deep"
             case queryTooLong = "query_too_long"
+            case tooManyTerms = "too_many_terms"
         }
 
         private let base: Base
@@ -31,6 +32,8 @@ public struct UserQueryError: Error, Sendable, Hashable, CustomStringConvertible
         public static let nestingTooDeep = Code(base: .nestingTooDeep)
         /// More characters than ``UserQueryParser/maximumLength``.
         public static let queryTooLong = Code(base: .queryTooLong)
+        /// More terms than ``UserQueryParser/maximumTerms`` (SPEC §11).
+        public static let tooManyTerms = Code(base: .tooManyTerms)
 
         public var description: String { base.rawValue }
     }

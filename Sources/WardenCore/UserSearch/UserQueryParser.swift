@@ -21,6 +21,10 @@ public enum UserQueryParser {
     public static let maximumLength = 2000
     /// The most groups and negations a clause may sit inside.
     public static let maximumDepth = 32
+    /// The most terms (`field:value`, bare values, `_exists_:field`) one query may hold (SPEC §11: a query too
+    /// complex to run is refused, not a 500): with ``maximumDepth``, this keeps the SQL expression well inside
+    /// SQLite's expression-depth limit (1,000) and its bound-parameter limit, a bare term counting four.
+    public static let maximumTerms = 100
 
     /// Parses `q`; the empty query and `*` give ``UserQuery/matchAll``.
     public static func parse(_ q: String) throws(UserQueryError) -> UserQuery {
@@ -172,6 +176,8 @@ private struct Lexer {
 private struct Parser {
     let tokens: [Token]
     var index = 0
+    /// The terms parsed so far, at most ``UserQueryParser/maximumTerms``.
+    var terms = 0
 
     private var current: Token { tokens[index] }
 
@@ -246,6 +252,7 @@ private struct Parser {
             guard case .word(let fieldName, let isPrefix) = fieldToken.kind else {
                 throw Self.unexpected(fieldToken)
             }
+            try countTerm(fieldToken)
             index += 1
             return .exists(try Self.field(named: fieldName, isPrefix: isPrefix, token: fieldToken))
         }
@@ -265,9 +272,11 @@ private struct Parser {
             index += 1
             return query
         case .phrase(let value):
+            try countTerm(token)
             index += 1
             return try Self.term(field: field, value: .exact(value), token: token)
         case .word(let value, let isPrefix):
+            try countTerm(token)
             index += 1
             return try Self.term(field: field, value: isPrefix ? .prefix(value) : .exact(value), token: token)
         default:
@@ -282,6 +291,15 @@ private struct Parser {
                 "Query nests more than \(UserQueryParser.maximumDepth) groups and negations", at: current.position)
         }
         return depth + 1
+    }
+
+    /// Counts the term at `token`, refusing the one past ``UserQueryParser/maximumTerms``.
+    private mutating func countTerm(_ token: Token) throws(UserQueryError) {
+        terms += 1
+        guard terms <= UserQueryParser.maximumTerms else {
+            throw UserQueryError(
+                .tooManyTerms, "Query has more than \(UserQueryParser.maximumTerms) terms", at: token.position)
+        }
     }
 
     private static func field(named name: String, isPrefix: Bool, token: Token) throws(UserQueryError)

@@ -188,7 +188,7 @@ struct AuthorizeController: Sendable {
 
     /// Runs a handler of the front channel, turning its failures into pages or redirects.
     private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
-        await HostedPages.respond(context) {
+        await HostedPages.respond(context, store: runtime.store) {
             do {
                 return try await handler()
             } catch let failure as AuthorizationFailure {

@@ -5,16 +5,21 @@ import NIOCore
 import Prometheus
 import WardenCore
 
-/// `GET /healthz` (the process is up), `GET /readyz` (the database answers) and `GET /metrics`
+/// `GET /healthz` (the process is up), `GET /readyz` (the database answers within ``readinessDeadline``: a frozen
+/// database, accepting connections but answering nothing, is unready too, SPEC §11) and `GET /metrics`
 /// (Prometheus text format: requests and latency by route and status, tokens issued by grant).
 struct HealthController: Sendable {
     let runtime: WardenRuntime
+    /// How long `/readyz` waits for the database.
+    static let readinessDeadline: Duration = .seconds(2)
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("healthz") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("readyz") { _, context in
             do {
-                try await runtime.store.ping()
+                try await Deadline.run(within: Self.readinessDeadline) { [store = runtime.store] in
+                    try await store.ping()
+                }
                 return Response.json(#"{"status":"ready"}"#)
             } catch {
                 context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import WardenCore
 
@@ -5,17 +6,30 @@ import WardenCore
 /// cookie and logs `slo`; then redirects to `post_logout_redirect_uri` (with `state`) when it is one of the
 /// client's `allowed_logout_urls`, or shows the signed-out page. The client is named by `id_token_hint`
 /// (an ID token Warden signed, possibly expired) or `client_id`.
+///
+/// Without `id_token_hint` nothing proves that the signed-in person asked (any page can embed the URL), so a
+/// session is ended only after a confirmation (SPEC §11): `GET` shows a form carrying a CSRF token bound to the
+/// session, and `POST /oidc/logout` with that token ends it.
 struct LogoutController: Sendable {
     let runtime: WardenRuntime
     let sessions: SessionManager
+    /// The `POST` target of the confirmation form: the issuer's path + `oidc/logout`.
+    let logoutPath: String
 
     init(runtime: WardenRuntime) {
         self.runtime = runtime
         self.sessions = SessionManager(runtime: runtime)
+        self.logoutPath = AuthorizationFlow(runtime: runtime).basePath + "oidc/logout"
     }
+
+    /// The logout parameters passed on by the confirmation form.
+    static let forwarded = ["client_id", "post_logout_redirect_uri", "state"]
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("oidc/logout") { request, context in try await logout(request, context: context) }
+        router.post("oidc/logout") { request, context in
+            await HostedPages.respond(context) { try await confirm(request, context: context) }
+        }
     }
 
     func logout(_ request: Request, context: WardenRequestContext) async throws -> Response {
@@ -23,12 +37,36 @@ struct LogoutController: Sendable {
             return PageRenderer.shared.response(ErrorPage.invalidLogout)
         }
         var clientID = query["client_id"]
-        if let hint = query["id_token_hint"] {
-            guard let hinted = hintedClient(hint), clientID == nil || clientID == hinted else {
-                return PageRenderer.shared.response(ErrorPage.invalidLogout)
+        guard let hint = query["id_token_hint"] else {
+            if let secret = SessionCookie.secret(in: request), try await sessions.current(request) != nil {
+                let fields = Self.forwarded.compactMap { name in
+                    query[name].map { FormPostPage.Field(name: name, value: $0) }
+                }
+                return PageRenderer.shared.response(
+                    LogoutConfirmationPage(formAction: logoutPath, csrf: Self.csrf(secret: secret), fields: fields))
             }
-            clientID = hinted
+            return try await end(request, context: context, parameters: { query[$0] }, clientID: clientID)
         }
+        guard let hinted = hintedClient(hint), clientID == nil || clientID == hinted else {
+            return PageRenderer.shared.response(ErrorPage.invalidLogout)
+        }
+        clientID = hinted
+        return try await end(request, context: context, parameters: { query[$0] }, clientID: clientID)
+    }
+
+    /// `POST /oidc/logout` from the confirmation form: the CSRF token must be the session's.
+    private func confirm(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let form = try await HostedPages.readForm(request)
+        guard let secret = SessionCookie.secret(in: request), let field = form["csrf"],
+            SecretHash.constantTimeEquals(field, Self.csrf(secret: secret))
+        else { throw ErrorPage.unverifiedForm }
+        return try await end(request, context: context, parameters: { form[$0] }, clientID: form["client_id"])
+    }
+
+    /// Ends the session, logs `slo`, expires the cookie and answers with the destination.
+    private func end(
+        _ request: Request, context: WardenRequestContext, parameters: (String) -> String?, clientID: String?
+    ) async throws -> Response {
         if let session = try await sessions.end(request) {
             runtime.eventLog.record(
                 LogEvent(
@@ -37,9 +75,16 @@ struct LogoutController: Sendable {
                     ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
                     userAgent: request.headers[.userAgent], userID: session.userID))
         }
-        var response = try await destination(query, clientID: clientID)
+        var response = try await destination(
+            redirect: parameters("post_logout_redirect_uri"), state: parameters("state"), clientID: clientID)
         response.setCookie(SessionCookie.expired(secure: sessions.secureCookies))
         return response
+    }
+
+    /// The confirmation form's CSRF token: bound to the session's secret, which only the browser's `HttpOnly`
+    /// cookie carries, so another site can neither read nor forge it.
+    private static func csrf(secret: String) -> String {
+        SecretHash.sha256Base64URL("logout:" + SecretHash.sha256Hex(secret))
     }
 
     /// The client an ID token was issued to, if Warden signed it with a published key (expiry is not checked:
@@ -53,11 +98,11 @@ struct LogoutController: Sendable {
     }
 
     /// The registered `post_logout_redirect_uri` with `state`, or the signed-out page.
-    private func destination(_ query: QueryParameters, clientID: String?) async throws -> Response {
-        guard let uri = query["post_logout_redirect_uri"], let clientID,
+    private func destination(redirect: String?, state: String?, clientID: String?) async throws -> Response {
+        guard let uri = redirect, let clientID,
             let client = try await runtime.cache.client(id: clientID)?.client,
             client.allowedLogoutURLs.contains(uri)
         else { return PageRenderer.shared.response(SignedOutPage()) }
-        return AuthorizationResponseTarget(redirectURI: uri, mode: .query, state: query["state"]).response([])
+        return AuthorizationResponseTarget(redirectURI: uri, mode: .query, state: state).response([])
     }
 }

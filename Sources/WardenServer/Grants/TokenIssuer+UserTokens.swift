@@ -83,17 +83,23 @@ extension TokenIssuer {
 
     /// Mints an opaque refresh token (SPEC §3: 256 random bits, stored only as its SHA-256) in the grant's
     /// family; it expires per the client's `refresh_token.token_lifetime` when `expiration_type` is `expiring`.
+    /// A family revoked meanwhile (reuse detected by a concurrent request, a replayed code) gets no new token:
+    /// `invalid_grant` (RFC 9700 §4.14.2).
     func storeRefreshToken(_ grant: UserGrant, scope: [String]) async throws -> String {
         let token = RandomToken.make()
         let now = runtime.clock.now()
         let settings = grant.client.refreshToken
-        try await runtime.store.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenHash: SecretHash.sha256Hex(token), familyID: grant.familyID, clientID: grant.client.clientID,
-                userID: grant.user.userID, audience: grant.audience, scope: scope,
-                authorizationDetails: grant.authorizationDetails, sessionID: grant.sessionID, createdAt: now,
-                expiresAt: settings.expirationType == "expiring"
-                    ? now.addingTimeInterval(Double(settings.tokenLifetime)) : nil))
+        do {
+            try await runtime.store.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenHash: SecretHash.sha256Hex(token), familyID: grant.familyID, clientID: grant.client.clientID,
+                    userID: grant.user.userID, audience: grant.audience, scope: scope,
+                    authorizationDetails: grant.authorizationDetails, sessionID: grant.sessionID, createdAt: now,
+                    expiresAt: settings.expirationType == "expiring"
+                        ? now.addingTimeInterval(Double(settings.tokenLifetime)) : nil))
+        } catch StorageError.revoked {
+            throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
+        }
         return token
     }
 

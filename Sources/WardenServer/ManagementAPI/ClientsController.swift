@@ -44,8 +44,8 @@ struct ClientsController {
         }
         group.delete("clients/:id") { request, context in
             try await audit.change("Delete a client", scope: "delete:clients", request, context, reloadsTenant: true) {
-                let id = try ManagementRequest.parameter("id", of: context)
-                guard try await runtime.store.deleteClient(id: id) else { throw Self.notFound }
+                let record = try await changeableRecord(context)
+                guard try await runtime.store.deleteClient(id: record.client.clientID) else { throw Self.notFound }
                 return ManagementResponse.noContent
             }
         }
@@ -53,7 +53,7 @@ struct ClientsController {
             try await audit.change(
                 "Rotate a client secret", scope: "update:clients", request, context, reloadsTenant: true
             ) {
-                var record = try await record(context)
+                var record = try await changeableRecord(context)
                 // SPEC §4: only a client that authenticates with a secret has one to rotate.
                 guard Self.usesSecret(record.client) else {
                     throw ManagementError.invalidBody(
@@ -79,6 +79,18 @@ struct ClientsController {
         return record
     }
 
+    /// The client named by the path, unless it is the bootstrap management client, which the API it authorizes
+    /// cannot change, delete or rotate (403 `operation_not_allowed`, like the system API, SPEC §1).
+    private func changeableRecord(_ context: WardenRequestContext) async throws -> ClientRecord {
+        let record = try await record(context)
+        guard !Bootstrap.isManagementClient(record.client, configuration: runtime.configuration) else {
+            throw ManagementError.operationNotAllowed(
+                "The Warden Management client cannot be changed or deleted through the Management API; rotate its"
+                    + " secret with `warden bootstrap rotate-secret`")
+        }
+        return record
+    }
+
     private func create(_ request: Request) async throws -> Response {
         let body = try await ManagementBody.read(request, allowed: Self.writable)
         var client = Client(clientID: RandomToken.identifier(prefix: "", length: 32), name: "")
@@ -96,7 +108,7 @@ struct ClientsController {
     }
 
     private func update(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
-        var record = try await record(context)
+        var record = try await changeableRecord(context)
         let body = try await ManagementBody.read(request, allowed: Self.writable)
         try await apply(body, to: &record.client)
         // SPEC §4: a client moved to `private_key_jwt` (or `none`) loses its secret at once.
@@ -266,10 +278,13 @@ struct ClientsController {
         return configuration
     }
 
-    /// `client_metadata`: an object of string values.
+    /// `client_metadata`: an object of string values; the bootstrap client's marker key is reserved.
     private static func metadata(_ body: ManagementBody) throws -> [String: String] {
         var metadata: [String: String] = [:]
         for (key, value) in try body.jsonObject("client_metadata") ?? [:] {
+            guard key != Bootstrap.markerKey else {
+                throw body.invalid("client_metadata.\(key)", "Reserved for the Warden Management client")
+            }
             guard let text = value.stringValue else {
                 throw body.invalid("client_metadata.\(key)", "Expected type string but found \(value.typeName)")
             }

@@ -20,8 +20,10 @@ struct ManagementAudit {
             return response
         } catch {
             let refusal = error as? ManagementError
+            // An outage is answered 503 (SPEC §11, ErrorMiddleware); anything else that is not a refusal, 500.
+            let status = refusal?.statusCode ?? (runtime.store.isUnavailable(error) ? 503 : 500)
             await record(
-                .managementFailed, description, request, context, status: refusal?.statusCode ?? 500,
+                .managementFailed, description, request, context, status: status,
                 failure: refusal.map { ["errorCode": .string($0.errorCode), "message": .string($0.message)] })
             throw error
         }

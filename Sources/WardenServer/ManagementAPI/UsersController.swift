@@ -161,13 +161,11 @@ struct UsersController {
         if body.has("blocked") { record.user.blocked = try body.bool("blocked") ?? false }
     }
 
-    /// A required e-mail address, lower-cased as the vendor stores it.
+    /// A required e-mail address (``EmailAddress``: the OpenAPI `format: email`), lower-cased as the vendor stores
+    /// it; on create and on PATCH alike.
     private static func email(_ body: ManagementBody) throws -> String {
         let email = try body.requiredString("email")
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 254,
-            !email.contains(where: \.isWhitespace)
-        else { throw body.invalid("email", "Not an e-mail address") }
+        guard EmailAddress.isValid(email) else { throw body.invalid("email", "Not an e-mail address") }
         return email.lowercased()
     }
 

@@ -5,10 +5,11 @@ import WardenCore
 /// What every hosted page's route shares (SPEC §5, §6.4, §7.1): failures become pages, never JSON or a stack
 /// trace, and posted forms are read with the limits of SPEC §11.
 enum HostedPages {
-    /// Runs `handler`: a thrown ``ErrorPage`` or ``NoticePage`` is rendered; anything else is logged and answered
-    /// with ``ErrorPage/serverError``.
+    /// Runs `handler`: a thrown ``ErrorPage`` or ``NoticePage`` is rendered; an error by which `store` says the
+    /// database is down is answered 503 with `Retry-After` (SPEC §11, ``ServiceUnavailable``); anything else is
+    /// logged and answered with ``ErrorPage/serverError``.
     static func respond(
-        _ context: WardenRequestContext, _ handler: () async throws -> Response
+        _ context: WardenRequestContext, store: (any WardenStore)? = nil, _ handler: () async throws -> Response
     ) async -> Response {
         do {
             return try await handler()
@@ -16,6 +17,9 @@ enum HostedPages {
             return PageRenderer.shared.response(page)
         } catch let page as NoticePage {
             return PageRenderer.shared.response(page)
+        } catch  where store?.isUnavailable(error) == true {
+            context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            return ServiceUnavailable.pageResponse()
         } catch {
             context.logger.error("hosted page failure", metadata: ["error": "\(String(reflecting: error))"])
             return PageRenderer.shared.response(ErrorPage.serverError)

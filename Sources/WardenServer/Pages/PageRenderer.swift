@@ -29,6 +29,8 @@ struct PageRenderer: Sendable {
             BackchannelApprovalPage.template: PageTemplates.backchannelApproval,
             NoticePage.template: PageTemplates.notice,
             EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
+            HomePage.template: HomePage.source,
+            LogoutConfirmationPage.template: LogoutConfirmationPage.source,
         ]
         // The sources are constants of this module; a parse error is a programming error.
         library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })

@@ -76,7 +76,7 @@ public struct Bootstrap: Sendable {
     }
 
     /// The client named by `WARDEN_BOOTSTRAP_CLIENT_ID`, else the one carrying the marker.
-    private func managementClient() async throws -> ClientRecord? {
+    func managementClient() async throws -> ClientRecord? {
         if let id = runtime.configuration.bootstrapClientID {
             return try await runtime.store.client(id: id)
         }
@@ -103,10 +103,17 @@ public struct Bootstrap: Sendable {
 /// A configuration error found at bootstrap.
 public enum BootstrapError: Error, CustomStringConvertible {
     case secretTooShort
+    /// The database has no management client to rotate (the server never started on it).
+    case noManagementClient
+    /// The secret comes from `WARDEN_BOOTSTRAP_CLIENT_SECRET`: the next start would put it back.
+    case secretFromEnvironment
 
     public var description: String {
         switch self {
         case .secretTooShort: "WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters"
+        case .noManagementClient: "The database has no Warden Management client: start `warden serve` once first"
+        case .secretFromEnvironment:
+            "WARDEN_BOOTSTRAP_CLIENT_SECRET is set and would replace a rotated secret on the next start: change it there"
         }
     }
 }

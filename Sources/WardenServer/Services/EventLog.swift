@@ -30,8 +30,10 @@ public final class EventLog: Service {
         .deviceAuthFailed, .refreshTokenReused,
     ]
 
-    /// Queues an event; never blocks and never throws.
+    /// Queues an event, its request values cut to 256 characters (SPEC §11, ``WardenCore/LogEvent/truncated``);
+    /// never blocks and never throws.
     public func record(_ event: WardenCore.LogEvent) {
+        let event = event.truncated
         if Self.securityTypes.contains(event.type) {
             var metadata: Logger.Metadata = ["type": "\(event.type.rawValue)"]
             if let clientID = event.clientID {

@@ -3,14 +3,22 @@ import Logging
 import ServiceLifecycle
 import WardenCore
 
-/// Deletes what has outlived its use: expired single-use artefacts, ended sessions, CIBA requests a day
-/// after their expiry (until then a poll still gets `expired_token`, SPEC §6.2), undeliverable jobs, and this
-/// node's memory of expired requests. Every node runs it; the deletes are idempotent.
+/// Deletes what has outlived its use: expired single-use artefacts (login transactions included), ended
+/// sessions, CIBA requests a day after their expiry (until then a poll still gets `expired_token`, SPEC §6.2),
+/// expired device transactions, login failures older than the lockout window (those of unknown addresses
+/// included) and ended locks, undeliverable jobs, and this node's memory of expired requests. Every node runs
+/// it; the deletes are idempotent. Artefacts, device transactions and login rows go in batches of
+/// ``batchSize`` with a ``batchPause`` between them (SPEC §11: an anonymous flood is cleaned up without
+/// holding the database).
 struct HousekeepingService: Service {
     let runtime: WardenRuntime
     static let interval = Duration.seconds(60)
     /// How long an expired CIBA request is kept so that polls are told it expired.
     static let backchannelRetention: Double = 86400
+    /// The most rows one purge statement deletes.
+    static let batchSize = 500
+    /// The pause between two full batches, leaving the database to requests.
+    static let batchPause = Duration.milliseconds(20)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -31,12 +39,22 @@ struct HousekeepingService: Service {
         runtime.backchannelPolls.removeExpired(before: now)
         await runtime.deliveries.purgeExpired()
         do {
-            try await runtime.store.purgeArtefacts(expiredBefore: now)
+            try await purge(.artefacts, endedBefore: now)
+            try await purge(.deviceTransactions, endedBefore: now)
+            try await purge(.loginFailures, endedBefore: now.addingTimeInterval(-PasswordAuthenticator.failureWindow))
+            try await purge(.loginLocks, endedBefore: now)
             try await runtime.store.purgeSessions(expiredBefore: now)
             _ = try await runtime.store.purgeBackchannelRequests(
                 expiredBefore: now.addingTimeInterval(-Self.backchannelRetention))
         } catch {
             runtime.logger.warning("housekeeping failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Deletes every record of `kind` that ended before `date`, batch after batch.
+    private func purge(_ kind: EndingRecords, endedBefore date: Date) async throws {
+        while try await runtime.store.purgeBatch(kind, endedBefore: date, limit: Self.batchSize) == Self.batchSize {
+            try await Task.sleep(for: Self.batchPause)
         }
     }
 }

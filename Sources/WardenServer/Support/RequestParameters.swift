@@ -35,9 +35,11 @@ struct RequestParameters: Sendable {
         }
     }
 
-    /// Parses a form body, refusing duplicated parameters.
+    /// Parses a form body, refusing duplicated parameters; an empty value counts as a repeat too
+    /// (`grant_type=&grant_type=client_credentials`, SPEC §11), though it is absent on its own.
     static func parseForm(_ text: String) throws(OAuthError) -> RequestParameters {
         var values: [String: String] = [:]
+        var seen: Set<String> = []
         var resourceRepeated = false
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -46,7 +48,8 @@ struct RequestParameters: Sendable {
             }
             let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
             guard let value else { throw .invalidRequest("The request body is not valid form encoding") }
-            guard values[name] == nil else {
+            guard seen.insert(name).inserted else {
+                // RFC 8707 §2: `resource` is the one parameter that may repeat (a repeat is invalid_target).
                 guard name == "resource" else { throw .invalidRequest("Parameter '\(name)' is repeated") }
                 resourceRepeated = true
                 continue

@@ -301,5 +301,17 @@ extension Migration {
             ]
         },
         // MARK: end of version 6
+        // MARK: version 7, revoked refresh-token families (RFC 9700 §4.14.2, SPEC §3), login housekeeping
+        // A family revoked by reuse detection, a code replay or /oauth/revoke is recorded here, also when it has no
+        // token yet, so that a successor inserted after the revocation (a rotation racing it) is refused.
+        // Housekeeping purges login failures by date (those of unknown addresses included) and locks by end.
+        Migration(version: 7, name: "revoked refresh-token families, login housekeeping") { _ in
+            [
+                "CREATE TABLE refresh_token_families (family_id TEXT PRIMARY KEY, revoked_at BIGINT NOT NULL)",
+                "CREATE INDEX login_failures_at ON login_failures (at)",
+                "CREATE INDEX login_locks_end ON login_locks (locked_until)",
+            ]
+        },
+        // MARK: end of version 7
     ]
 }

@@ -10,8 +10,28 @@ enum AdvisoryLock: Int64 {
     case signingKeys = 0x5741_5244_0000_0002
 }
 
+/// Classes of the PostgreSQL transaction-scoped advisory locks SQLStore takes on one key
+/// (`pg_advisory_xact_lock(class, hashtext(key))`, a key space apart from ``AdvisoryLock``'s; a hash collision only
+/// serializes two keys).
+enum KeyedAdvisoryLock: Int32 {
+    /// A refresh-token family: inserting a token into it, revoking it.
+    case refreshTokenFamily = 0x5752
+    /// One user's (or unknown address's) password-login attempts.
+    case loginThrottle = 0x574C
+}
+
 /// Building blocks shared by the stores: transactions, pages, predicates.
 extension SQLStore {
+    /// Inside a ``transaction(lock:_:)``, on PostgreSQL, waits for the `kind` lock of `key` until the transaction
+    /// ends, so that two transactions on one key never run side by side under READ COMMITTED. SQLite needs none:
+    /// `BEGIN IMMEDIATE` already serializes every writing transaction.
+    static func lock(_ kind: KeyedAdvisoryLock, key: String, on db: any SQLDatabase, engine: SQLEngineKind)
+        async throws
+    {
+        guard engine == .postgres else { return }
+        try await db.raw("SELECT pg_advisory_xact_lock(\(bind: kind.rawValue), hashtext(\(bind: key)))").run()
+    }
+
     /// Runs `body` in one transaction on one connection: `BEGIN IMMEDIATE` on SQLite (taking the write lock at
     /// once), `BEGIN` on PostgreSQL, first taking `lock` there when given. Commits when `body` returns,
     /// rolls back when it throws. `body` must use only the database it is given.

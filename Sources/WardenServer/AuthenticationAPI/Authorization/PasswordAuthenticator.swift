@@ -3,14 +3,20 @@ import HummingbirdBcrypt
 import NIOPosix
 import WardenCore
 
-/// Checks the login form's e-mail address and password (SPEC §5, §10).
+/// Checks the login form's e-mail address and password (SPEC §5, §10, §11).
 ///
-/// Every attempt costs one bcrypt verification, run on NIO's blocking thread pool, also for an unknown
+/// Every checked attempt costs one bcrypt verification, run on NIO's blocking thread pool, also for an unknown
 /// e-mail address (against a dummy hash), so timing does not tell whether an account exists. Failures log
-/// `fu` (unknown user) or `fp` (wrong password); a blocked user logs `f`. Ten failures within 15 minutes lock
-/// password login for 15 minutes, logged `limit_wc` when the lock starts and for every attempt refused
-/// during it. Unknown addresses are throttled the same way under a key derived from the address, so a lock
-/// does not reveal that an account exists either.
+/// `fu` (unknown user) or `fp` (wrong password). Ten failures within 15 minutes lock password login for 15
+/// minutes, logged `limit_wc` when the lock starts and for every attempt refused during it. Unknown addresses
+/// are throttled the same way under a key derived from the address, so a lock does not reveal that an account
+/// exists either.
+///
+/// SPEC §11: each attempt first reserves its place in the window atomically
+/// (``LoginThrottleStore/reserveLoginAttempt(userID:at:windowStart:limit:)``), so of N concurrent wrong
+/// passwords at most ten reach bcrypt and the rest are refused as locked without a hash check; a right password
+/// whose check ends after a concurrent burst started the lock is refused too. A blocked user is refused with
+/// the same message whatever the password (logged `f`), before any check, so the page is no password oracle.
 struct PasswordAuthenticator: Sendable {
     static let maxFailures = 10
     static let failureWindow: Double = 15 * 60
@@ -48,36 +54,48 @@ struct PasswordAuthenticator: Sendable {
     func authenticate(_ attempt: Attempt) async throws -> Outcome {
         let store = runtime.store
         let record = try await store.user(email: attempt.email)
-        let throttleKey = record?.user.userID ?? "email|" + SecretHash.sha256Hex(attempt.email.lowercased())
-        if try await store.loginLockedUntil(userID: throttleKey, now: runtime.clock.now()) != nil {
-            log(.accountLocked, "Login refused: too many failed attempts", attempt, userID: record?.user.userID)
-            return .refused(Self.lockedMessage)
+        if let record, record.user.blocked {
+            log(.loginFailure, "user is blocked", attempt, userID: record.user.userID)
+            return .refused(Self.blockedMessage)
         }
+        let throttleKey = record?.user.userID ?? "email|" + SecretHash.sha256Hex(attempt.email.lowercased())
+        let now = runtime.clock.now()
+        guard
+            case .reserved(let ordinal) = try await store.reserveLoginAttempt(
+                userID: throttleKey, at: now, windowStart: now.addingTimeInterval(-Self.failureWindow),
+                limit: Self.maxFailures)
+        else { return refusedAsLocked(attempt, userID: record?.user.userID) }
         let hash = record?.passwordHash ?? dummyHash
         let password = attempt.password
         let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
         guard let record, record.passwordHash != nil else {
             log(.unknownUser, "Wrong email or password.", attempt, userID: nil)
-            return try await failed(attempt, throttleKey: throttleKey, userID: nil)
+            return try await failed(attempt, ordinal: ordinal, throttleKey: throttleKey, userID: nil)
         }
         guard matches else {
             log(.wrongPassword, "Wrong email or password.", attempt, userID: record.user.userID)
-            return try await failed(attempt, throttleKey: throttleKey, userID: record.user.userID)
+            return try await failed(attempt, ordinal: ordinal, throttleKey: throttleKey, userID: record.user.userID)
         }
-        guard !record.user.blocked else {
-            log(.loginFailure, "user is blocked", attempt, userID: record.user.userID)
-            return .refused(Self.blockedMessage)
+        // A lock started by failures that ended while this check ran is in force: it wins.
+        if try await store.loginLockedUntil(userID: throttleKey, now: runtime.clock.now()) != nil {
+            return refusedAsLocked(attempt, userID: record.user.userID)
         }
         try await store.clearLoginFailures(userID: throttleKey)
         return .authenticated(record)
     }
 
-    /// Counts a failure and starts the lock at the tenth within the window.
-    private func failed(_ attempt: Attempt, throttleKey: String, userID: String?) async throws -> Outcome {
+    /// An attempt refused during a lock, without a password check (`limit_wc`).
+    private func refusedAsLocked(_ attempt: Attempt, userID: String?) -> Outcome {
+        log(.accountLocked, "Login refused: too many failed attempts", attempt, userID: userID)
+        return .refused(Self.lockedMessage)
+    }
+
+    /// A failed check, already counted by its reservation: the tenth in the window starts the lock.
+    private func failed(_ attempt: Attempt, ordinal: Int, throttleKey: String, userID: String?) async throws
+        -> Outcome
+    {
+        guard ordinal >= Self.maxFailures else { return .refused(Self.wrongCredentials) }
         let now = runtime.clock.now()
-        let failures = try await runtime.store.recordLoginFailure(
-            userID: throttleKey, at: now, windowStart: now.addingTimeInterval(-Self.failureWindow))
-        guard failures >= Self.maxFailures else { return .refused(Self.wrongCredentials) }
         try await runtime.store.lockLogin(userID: throttleKey, until: now.addingTimeInterval(Self.lockDuration))
         log(.accountLocked, "Too many failed login attempts: login locked for 15 minutes", attempt, userID: userID)
         return .refused(Self.lockedMessage)

@@ -1,0 +1,30 @@
+import SQLKit
+public import WardenCore
+
+public import struct Foundation.Date
+
+/// Bounded purges (ARCHITECTURE: housekeeping deletes in bounded batches, so a backlog never holds SQLite's one
+/// writer, nor a PostgreSQL transaction, for long).
+extension SQLStore {
+    /// One `DELETE FROM table WHERE rowid IN (SELECT rowid FROM table WHERE column < date LIMIT n)` — `ctid` on
+    /// PostgreSQL, which has no `rowid` — so each call deletes at most `limit` rows, found through the
+    /// column's index.
+    public func purgeBatch(_ kind: EndingRecords, endedBefore date: Date, limit: Int) async throws -> Int {
+        guard let (table, column) = Self.endColumns[kind] else { return 0 }
+        let row = engine == .sqlite ? "rowid" : "ctid"
+        let batch = sql.select().column(row).from(table)
+            .where(column, .lessThan, date.millisecondsSince1970).limit(limit)
+        return try await sql.delete(from: table)
+            .where(SQLColumn(row), .in, SQLGroupExpression(batch.select))
+            .returning(SQLLiteral.numeric("1"))
+            .all().count
+    }
+
+    /// The table and end column of each kind of record.
+    private static let endColumns: [EndingRecords: (table: String, column: String)] = [
+        .artefacts: ("artefacts", "expires_at"),
+        .deviceTransactions: ("device_transactions", "expires_at"),
+        .loginFailures: ("login_failures", "at"),
+        .loginLocks: ("login_locks", "locked_until"),
+    ]
+}

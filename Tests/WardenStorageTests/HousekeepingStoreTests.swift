@@ -1,0 +1,64 @@
+import Foundation
+import SQLKit
+import Testing
+import WardenCore
+
+@testable import WardenStorage
+
+/// `purgeBatch`: bounded purges of ended records (SPEC §11, ARCHITECTURE housekeeping). The records of these
+/// tests end in 1970, so that on the shared PostgreSQL database no other test's rows are in the way.
+@Suite("HousekeepingStore: bounded purges")
+struct HousekeepingStoreTests {
+    private static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    @Test("artefacts: at most `limit` per call, only the ended ones", arguments: TestDatabase.available)
+    func artefacts(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let kind = uniqueID("kind")
+            let ended = (0..<7).map { _ in uniqueID("ended") }
+            let live = (0..<2).map { _ in uniqueID("live") }
+            for (index, hash) in ended.enumerated() {
+                try await store.putArtefact(
+                    kind: kind, hash: hash, payload: "p", expiresAt: Self.at(1000 + Double(index)))
+            }
+            for hash in live {
+                try await store.putArtefact(kind: kind, hash: hash, payload: "p", expiresAt: Self.at(5000))
+            }
+
+            var deleted: [Int] = []
+            for _ in 0..<3 {
+                deleted.append(try await store.purgeBatch(.artefacts, endedBefore: Self.at(2000), limit: 5))
+            }
+            #expect(deleted == [5, 2, 0])
+            for hash in ended { #expect(try await store.peekArtefact(kind: kind, hash: hash, now: Self.at(0)) == nil) }
+            for hash in live { #expect(try await store.peekArtefact(kind: kind, hash: hash, now: Self.at(0)) == "p") }
+        }
+    }
+
+    @Test("login failures and locks: every key's, unknown addresses included", arguments: TestDatabase.available)
+    func loginRows(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let unknown = "email|" + uniqueID("hash")
+            let user = uniqueID("auth0|user")
+            for second in 0..<3 {
+                for key in [unknown, user] {
+                    _ = try await store.reserveLoginAttempt(
+                        userID: key, at: Self.at(1000 + Double(second)), windowStart: Self.at(0), limit: 10)
+                }
+            }
+            _ = try await store.reserveLoginAttempt(userID: user, at: Self.at(3000), windowStart: Self.at(0), limit: 10)
+            try await store.lockLogin(userID: unknown, until: Self.at(1500))
+            try await store.lockLogin(userID: user, until: Self.at(4000))
+
+            #expect(try await store.purgeBatch(.loginFailures, endedBefore: Self.at(2000), limit: 100) == 6)
+            #expect(try await store.purgeBatch(.loginLocks, endedBefore: Self.at(2000), limit: 100) == 1)
+            let failures = { (key: String) in
+                try await store.count(from: "login_failures", where: SQLStore.equals("user_id", key))
+            }
+            #expect(try await failures(unknown) == 0)
+            #expect(try await failures(user) == 1, "the one inside the window stays")
+            #expect(try await store.loginLockedUntil(userID: user, now: Self.at(3500)) == Self.at(4000))
+            #expect(try await store.count(from: "login_locks", where: SQLStore.equals("user_id", unknown)) == 0)
+        }
+    }
+}
