@@ -29,12 +29,14 @@ struct ErrorMiddleware: RouterMiddleware {
             throw error
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
             throw error
-        } catch  where store.isUnavailable(error) {
+        } catch where store.isUnavailable(error) {
             context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             return try ServiceUnavailable.response(to: request, context: context)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
-            if request.uri.path.hasPrefix("/api/v2/") {
+            // The shape of the route's family: the Management API and the device API answer in the Management
+            // shape (SPEC §7, §9), the rest in the OAuth one.
+            if UnmatchedRouteMiddleware.Family(path: request.uri.path) == .management {
                 throw ManagementError.serverError(debug: "\(error)")
             }
             throw OAuthError.serverError(debug: "\(error)")
