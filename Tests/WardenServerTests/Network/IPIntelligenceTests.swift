@@ -126,9 +126,8 @@ struct IPIntelligenceTests {
 /// A TSV in a temporary folder, replaced the way an operator should: a new file renamed over the old one.
 private struct IPDatabaseFile {
     /// `tests/fixtures/ip2asn-sample.tsv`.
-    static let fixturePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("tests/fixtures/ip2asn-sample.tsv").path
+    static let fixturePath = ExternalTools.repositoryRoot.appendingPathComponent("tests/fixtures/ip2asn-sample.tsv")
+        .path
 
     let directory: URL
     var path: String { directory.appendingPathComponent("ip2asn.tsv").path }
