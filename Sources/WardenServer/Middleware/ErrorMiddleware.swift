@@ -29,7 +29,7 @@ struct ErrorMiddleware: RouterMiddleware {
             throw error
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
             throw error
-        } catch where store.isUnavailable(error) {
+        } catch  where store.isUnavailable(error) {
             context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             return try ServiceUnavailable.response(to: request, context: context)
         } catch {
