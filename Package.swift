@@ -273,9 +273,10 @@ let package = Package(
         .testTarget(
             name: "WardenResourceServerTests",
             dependencies: [
-                "WardenResourceServer", "WardenCore", "WardenClient", "WardenCore",
+                "WardenResourceServer", "WardenClient", "WardenCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

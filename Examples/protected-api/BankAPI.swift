@@ -9,7 +9,7 @@ import WardenResourceServer
 /// the order), and the RFC 9728 metadata at `/.well-known/oauth-protected-resource`. The SDK checks the tokens
 /// and scopes; the bank's own rule is which authorization detail covers a transfer.
 struct BankAPI: Sendable {
-    let server: ResourceServer
+    let server: ProtectedResource
 
     /// The largest body `POST /transfers` reads.
     static let maximumBodySize = 16 * 1024
@@ -44,14 +44,14 @@ struct BankAPI: Sendable {
         do {
             order = try JSONDecoder().decode(TransferOrder.self, from: Data(body.readableBytesView))
         } catch {
-            throw ResourceServerError(
+            throw ProtectedResourceError(
                 status: .badRequest, code: .invalidRequest,
                 description: "The body must be JSON {\"amount\": number, \"currency\": \"USD\", \"beneficiary\": text}",
                 challenge: nil)
         }
         let approved = token.authorizationDetails(ofType: MoneyTransfer.type, as: MoneyTransfer.self)
         guard let detail = order.covering(approved) else {
-            throw ResourceServerError.refusal(
+            throw ProtectedResourceError.refusal(
                 .forbidden, "insufficient_authorization_details",
                 "No money_transfer authorization detail in the token approves \(order.amount) \(order.currency)",
                 server)

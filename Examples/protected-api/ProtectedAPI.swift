@@ -28,13 +28,13 @@ struct ProtectedAPI: AsyncParsableCommand {
 
     func run() async throws {
         guard let issuerURL = URL(string: issuer) else { throw ValidationError("--issuer is not a URL: \(issuer)") }
-        var configuration = ResourceServer.Configuration(
+        var configuration = ProtectedResource.Configuration(
             issuer: issuerURL, resource: audience, scopesSupported: ["read:balance", "transfer:funds"],
             realm: audience)
         // The identifier names the API, not this demo's address, so a resource_metadata URL made from it would
         // lead nowhere: the challenges leave it out; the document is served at this server's well-known path.
         configuration.resourceMetadataURL = nil
-        let api = BankAPI(server: ResourceServer(configuration: configuration))
+        let api = BankAPI(server: ProtectedResource(configuration: configuration))
         let (host, audience) = (self.host, self.audience)
         let app = Application(
             router: api.router(),

@@ -27,9 +27,9 @@ public struct BasicAccessTokenRequestContext: AccessTokenRequestContext {
     }
 }
 
-/// Validates the request's bearer token (RFC 6750 §2.1) with a ``ResourceServer`` and puts it in the context;
-/// otherwise answers ``ResourceServerError/missingToken(_:)``, ``ResourceServerError/malformedAuthorization(_:)``
-/// or ``ResourceServerError/invalidToken(_:_:)``.
+/// Validates the request's bearer token (RFC 6750 §2.1) with a ``ProtectedResource`` and puts it in the context;
+/// otherwise answers ``ProtectedResourceError/missingToken(_:)``, ``ProtectedResourceError/malformedAuthorization(_:)``
+/// or ``ProtectedResourceError/invalidToken(_:_:)``.
 ///
 /// ```swift
 /// let router = Router(context: BasicAccessTokenRequestContext.self)
@@ -39,10 +39,10 @@ public struct BasicAccessTokenRequestContext: AccessTokenRequestContext {
 ///     .get { _, context in try await balance(of: context.accessToken!) }
 /// ```
 public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
-    let server: ResourceServer
+    let server: ProtectedResource
 
     /// Creates the middleware for `server`.
-    public init(_ server: ResourceServer) {
+    public init(_ server: ProtectedResource) {
         self.server = server
     }
 
@@ -55,15 +55,15 @@ public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     }
 }
 
-/// A route's scope requirement: after ``BearerTokenMiddleware``, answers 403 ``ResourceServerError/insufficientScope(_:_:)``
-/// unless the token grants `scope` (401 ``ResourceServerError/missingToken(_:)`` if no token was verified).
+/// A route's scope requirement: after ``BearerTokenMiddleware``, answers 403 ``ProtectedResourceError/insufficientScope(_:_:)``
+/// unless the token grants `scope` (401 ``ProtectedResourceError/missingToken(_:)`` if no token was verified).
 public struct RequiredScopeMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
     /// The scope the routes need.
     public let scope: String
-    let server: ResourceServer
+    let server: ProtectedResource
 
     /// Creates the requirement of `scope`, answered in `server`'s terms.
-    public init(_ scope: String, _ server: ResourceServer) {
+    public init(_ scope: String, _ server: ProtectedResource) {
         self.scope = scope
         self.server = server
     }
@@ -71,7 +71,7 @@ public struct RequiredScopeMiddleware<Context: AccessTokenRequestContext>: Route
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let token = context.accessToken else { throw ResourceServerError.missingToken(server) }
+        guard let token = context.accessToken else { throw ProtectedResourceError.missingToken(server) }
         try server.requireScope(scope, in: token)
         return try await next(request, context)
     }

@@ -68,22 +68,22 @@ final class LocalIssuer: HTTPTransport {
     /// A resource server for ``resource`` of this issuer.
     func server(
         leeway: Duration = .seconds(30), jwksRefetchInterval: Duration = .seconds(30),
-        _ change: (inout ResourceServer.Configuration) -> Void = { _ in }
-    ) -> ResourceServer {
-        var configuration = ResourceServer.Configuration(
+        _ change: (inout ProtectedResource.Configuration) -> Void = { _ in }
+    ) -> ProtectedResource {
+        var configuration = ProtectedResource.Configuration(
             issuer: Self.issuer, resource: Self.resource, scopesSupported: ["read:balance", "transfer:funds"],
             leeway: leeway, jwksRefetchInterval: jwksRefetchInterval)
         change(&configuration)
-        return ResourceServer(configuration: configuration, transport: self)
+        return ProtectedResource(configuration: configuration, transport: self)
     }
 }
 
-/// Expects `body` to throw a ``ResourceServerError`` of `code` whose description starts with `detail`.
+/// Expects `body` to throw a ``ProtectedResourceError`` of `code` whose description starts with `detail`.
 func expectRefusal(
     _ code: OAuthError.Code, _ detail: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> Void
 ) async {
-    let error = await #expect(throws: ResourceServerError.self, sourceLocation: sourceLocation) { try await body() }
+    let error = await #expect(throws: ProtectedResourceError.self, sourceLocation: sourceLocation) { try await body() }
     #expect(error?.code == code, sourceLocation: sourceLocation)
     #expect(
         error?.description.hasPrefix(detail) == true, "\(String(describing: error?.description))",

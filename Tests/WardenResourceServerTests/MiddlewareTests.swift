@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 import WardenCore
 import WardenResourceServer
@@ -12,7 +13,7 @@ struct MiddlewareTests {
     static let metadataURL = "https://api.example.com/.well-known/oauth-protected-resource"
 
     /// `GET /balance` needs `read:balance`, `POST /transfers` `transfer:funds`; both answer the token's subject.
-    static func application(_ server: ResourceServer) -> some ApplicationProtocol {
+    static func application(_ server: ProtectedResource) -> some ApplicationProtocol {
         let router = Router(context: BasicAccessTokenRequestContext.self)
         router.addProtectedResourceMetadata(server.metadata)
         let api = router.group().add(middleware: BearerTokenMiddleware(server))
@@ -33,10 +34,11 @@ struct MiddlewareTests {
     }
 
     static func answer(
-        _ server: ResourceServer, _ method: HTTPRequest.Method, _ path: String, authorization: String? = nil
+        _ server: ProtectedResource, _ method: HTTPRequest.Method, _ path: String, authorization: String? = nil
     ) async throws -> Answer {
-        var headers: HTTPFields = [:]
-        if let authorization { headers[.authorization] = authorization }
+        var fields: HTTPFields = [:]
+        if let authorization { fields[.authorization] = authorization }
+        let headers = fields
         return try await application(server).test(.router) { client in
             try await client.execute(uri: path, method: method, headers: headers) { response in
                 Answer(
@@ -120,7 +122,8 @@ struct MiddlewareTests {
         }
         #expect(
             try await Self.answer(server, .get, "/balance").challenge == #"Bearer realm="https://api.example.com""#)
-        let error = ResourceServerError.refusal(.forbidden, "insufficient_authorization_details", #"a "b" \ é"#, server)
+        let error = ProtectedResourceError.refusal(
+            .forbidden, "insufficient_authorization_details", #"a "b" \ é"#, server)
         #expect(
             error.challenge?.headerValue
                 == #"Bearer realm="https://api.example.com", error="insufficient_authorization_details", "#

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Testing
 import WardenClient
 import WardenCore
@@ -176,7 +177,7 @@ struct TokenValidationTests {
         let key = try LocalIssuer.key()
         issuer.publish([key])
         let elsewhere = issuer.server { $0.issuer = URL(string: "https://other-id.example.com")! }
-        let error = await #expect(throws: ResourceServerError.self) {
+        let error = await #expect(throws: ProtectedResourceError.self) {
             _ = try await elsewhere.validate(try LocalIssuer.token(key))
         }
         #expect(error?.status == .serviceUnavailable)

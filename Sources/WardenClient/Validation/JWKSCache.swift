@@ -1,5 +1,5 @@
-import Foundation
-import JWTKit
+package import Foundation
+package import JWTKit
 
 /// The provider's signing keys (RFC 7517 §5, SPEC §2), fetched from `jwks_uri` on first use and kept.
 ///

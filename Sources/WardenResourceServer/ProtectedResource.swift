@@ -4,7 +4,7 @@ public import WardenClient
 /// An API or MCP server that accepts Warden's access tokens (SPEC §13 "Resource servers").
 ///
 /// ```swift
-/// let server = ResourceServer(configuration: .init(
+/// let server = ProtectedResource(configuration: .init(
 ///     issuer: URL(string: "https://id.example.com/")!, resource: "https://api.example.com",
 ///     scopesSupported: ["read:balance", "transfer:funds"]))
 /// let token = try await server.authenticate(authorization: request.headers[.authorization])
@@ -15,9 +15,9 @@ public import WardenClient
 /// issuer's JWKS (`{issuer}.well-known/jwks.json`, cached; an unknown `kid` costs at most one refetch per
 /// ``Configuration/jwksRefetchInterval``), `iss`, this resource as (one of) the `aud`, `exp` and `nbf` with
 /// ``Configuration/leeway``. It describes itself with RFC 9728 metadata (``metadata``) and makes the RFC 6750 §3
-/// answers (``ResourceServerError``). ``BearerTokenMiddleware`` and ``RequiredScopeMiddleware`` do the same for
+/// answers (``ProtectedResourceError``). ``BearerTokenMiddleware`` and ``RequiredScopeMiddleware`` do the same for
 /// Hummingbird routes. The value is cheap to copy; copies share the JWKS cache.
-public struct ResourceServer: Sendable {
+public struct ProtectedResource: Sendable {
     /// What the resource server needs to know about itself and its authorization server.
     public struct Configuration: Sendable {
         /// Warden's issuer identifier, with its trailing slash (SPEC conventions), exactly as in tokens' `iss`.
@@ -87,9 +87,9 @@ public struct ResourceServer: Sendable {
 
     /// The verified token of an `Authorization` header value (RFC 6750 §2.1).
     ///
-    /// Throws ``ResourceServerError/missingToken`` without a header, ``ResourceServerError/malformedAuthorization``
+    /// Throws ``ProtectedResourceError/missingToken`` without a header, ``ProtectedResourceError/malformedAuthorization``
     /// for another scheme or shape (400 `invalid_request`), and ``validate(_:)``'s errors.
-    public func authenticate(authorization: String?) async throws(ResourceServerError) -> VerifiedAccessToken {
+    public func authenticate(authorization: String?) async throws(ProtectedResourceError) -> VerifiedAccessToken {
         guard let authorization else { throw .missingToken(self) }
         let parts = authorization.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .malformedAuthorization(self) }
@@ -98,15 +98,17 @@ public struct ResourceServer: Sendable {
 
     /// Validates an access token (RFC 9068 §4, SPEC §3) for this resource.
     ///
-    /// Throws ``ResourceServerError/invalidToken(_:_:)`` (401 `invalid_token`) naming the failed check, or
-    /// ``ResourceServerError/keysUnavailable(_:)`` (503) when the JWKS cannot be fetched.
-    public func validate(_ token: String) async throws(ResourceServerError) -> VerifiedAccessToken {
+    /// Throws ``ProtectedResourceError/invalidToken(_:_:)`` (401 `invalid_token`) naming the failed check, or
+    /// ``ProtectedResourceError/keysUnavailable(_:)`` (503) when the JWKS cannot be fetched.
+    public func validate(_ token: String) async throws(ProtectedResourceError) -> VerifiedAccessToken {
         let claims: VerifiedClaims
         do {
             claims = try await verifier.verify(token, type: "at+jwt") {
                 WardenClientError(error: OAuthError.Code.invalidToken.rawValue, errorDescription: $0)
             }
-        } catch let error as WardenClientError where error.error == OAuthError.Code.invalidToken.rawValue {
+        } catch let error as WardenClientError
+            where error.error == OAuthError.Code.invalidToken.rawValue && error.status == nil
+        {
             throw .invalidToken(error.errorDescription ?? error.error, self)
         } catch {
             throw .keysUnavailable(self)
@@ -117,8 +119,8 @@ public struct ResourceServer: Sendable {
         return VerifiedAccessToken(claims)
     }
 
-    /// Throws ``ResourceServerError/insufficientScope(_:_:)`` (403, RFC 6750 §3.1) unless `token` grants `scope`.
-    public func requireScope(_ scope: String, in token: VerifiedAccessToken) throws(ResourceServerError) {
+    /// Throws ``ProtectedResourceError/insufficientScope(_:_:)`` (403, RFC 6750 §3.1) unless `token` grants `scope`.
+    public func requireScope(_ scope: String, in token: VerifiedAccessToken) throws(ProtectedResourceError) {
         guard token.scope.contains(scope) else { throw .insufficientScope(scope, self) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import Hummingbird
 import NIOCore
 public import WardenCore
@@ -5,11 +6,11 @@ public import WardenCore
 /// A refusal of the resource server (RFC 6750 §3, SPEC §13): `{"error", "error_description"}` with
 /// `Cache-Control: no-store`, and, when it is about the token, a `WWW-Authenticate: Bearer` ``BearerChallenge``.
 ///
-/// The ``ResourceServer`` makes the standard ones: ``missingToken(_:)`` (401, the bare challenge),
+/// The ``ProtectedResource`` makes the standard ones: ``missingToken(_:)`` (401, the bare challenge),
 /// ``invalidToken(_:_:)`` (401 `invalid_token`), ``insufficientScope(_:_:)`` (403 naming the scope) and
 /// ``malformedAuthorization(_:)`` (400 `invalid_request`). An API refuses for its own reasons with
 /// ``refusal(_:_:_:_:)`` (a challenge naming the error) or ``init(status:code:description:challenge:)``.
-public struct ResourceServerError: Error, Sendable, Equatable, HTTPResponseError {
+public struct ProtectedResourceError: Error, Sendable, Equatable, HTTPResponseError {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// The `error` code (an open set: RFC 6750 §3.1's, RFC 6749's, or the API's own).
@@ -35,17 +36,17 @@ public struct ResourceServerError: Error, Sendable, Equatable, HTTPResponseError
     }
 }
 
-extension ResourceServerError {
+extension ProtectedResourceError {
     /// RFC 6750 §3.1: a request without a token gets the challenge without an error code: 401, `realm` and
     /// `resource_metadata` only (RFC 9728 §5.1), so a client learns where to get a token.
-    public static func missingToken(_ server: ResourceServer) -> Self {
+    public static func missingToken(_ server: ProtectedResource) -> Self {
         Self(
             status: .unauthorized, code: .invalidToken, description: "Missing access token",
             challenge: server.challenge())
     }
 
     /// RFC 6750 §3.1 `invalid_request`: an `Authorization` header that is not `Bearer <token>` (400).
-    public static func malformedAuthorization(_ server: ResourceServer) -> Self {
+    public static func malformedAuthorization(_ server: ProtectedResource) -> Self {
         Self(
             status: .badRequest, code: .invalidRequest,
             description: "The Authorization header must be \"Bearer <access token>\"",
@@ -53,12 +54,12 @@ extension ResourceServerError {
     }
 
     /// RFC 6750 §3.1 `invalid_token` (401): malformed, expired, not signed by the issuer, or for another audience.
-    public static func invalidToken(_ description: String, _ server: ResourceServer) -> Self {
+    public static func invalidToken(_ description: String, _ server: ProtectedResource) -> Self {
         refusal(.unauthorized, .invalidToken, description, server)
     }
 
     /// RFC 6750 §3.1 `insufficient_scope` (403), the challenge naming the `scope` the request needs.
-    public static func insufficientScope(_ scope: String, _ server: ResourceServer) -> Self {
+    public static func insufficientScope(_ scope: String, _ server: ProtectedResource) -> Self {
         Self(
             status: .forbidden, code: .insufficientScope, description: "This request needs the scope \(scope)",
             challenge: server.challenge([("error", "insufficient_scope"), ("scope", scope)]))
@@ -66,7 +67,7 @@ extension ResourceServerError {
 
     /// 503 `temporarily_unavailable`, no challenge: the issuer's JWKS could not be fetched, so the token could
     /// not be checked (the client's token may well be good).
-    public static func keysUnavailable(_ server: ResourceServer) -> Self {
+    public static func keysUnavailable(_ server: ProtectedResource) -> Self {
         Self(
             status: .serviceUnavailable, code: "temporarily_unavailable",
             description: "The authorization server's keys cannot be fetched", challenge: nil)
@@ -75,7 +76,7 @@ extension ResourceServerError {
     /// A refusal about the token for the API's own reason (e.g. RFC 9396 `authorization_details` that do not
     /// cover the request): the challenge names `code` and `description`.
     public static func refusal(
-        _ status: HTTPResponse.Status, _ code: OAuthError.Code, _ description: String, _ server: ResourceServer
+        _ status: HTTPResponse.Status, _ code: OAuthError.Code, _ description: String, _ server: ProtectedResource
     ) -> Self {
         Self(
             status: status, code: code, description: description,
@@ -123,7 +124,7 @@ public struct BearerChallenge: Sendable, Hashable {
     }
 }
 
-extension ResourceServer {
+extension ProtectedResource {
     /// The challenge of this resource: `realm` first when configured, then `parameters`, then
     /// `resource_metadata` when configured (RFC 9728 §5.1).
     func challenge(_ parameters: [(String, String)] = []) -> BearerChallenge {
