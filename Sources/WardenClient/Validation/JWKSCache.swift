@@ -18,7 +18,10 @@ package actor JWKSCache {
     private var keys = JWTKeyCollection()
     private var kids: Set<String> = []
     private var loaded = false
-    private var loading: Task<(JWTKeyCollection, Set<String>), any Error>?
+    /// The fetch in flight and its number; every caller awaiting it applies its result (idempotently), so none
+    /// reads the keys between the fetch's end and the moment its starter resumes.
+    private var loading: (task: Task<(JWTKeyCollection, Set<String>), any Error>, generation: Int)?
+    private var applied = 0
     private var lastRefetch: ContinuousClock.Instant?
     /// How many times the JWKS was fetched (for tests and diagnostics).
     package private(set) var fetchCount = 0
@@ -32,7 +35,7 @@ package actor JWKSCache {
     /// The key collection, when it holds `kid`: from the cache, else after one (re)fetch; `nil` if even the
     /// fresh JWKS lacks it, or if a refetch happened less than ``refetchInterval`` ago.
     package func keys(containing kid: String) async throws -> JWTKeyCollection? {
-        if let loading { _ = try? await loading.value }
+        if loading != nil { try? await reload() }
         if loaded, kids.contains(kid) { return keys }
         if loaded {
             let now = ContinuousClock.now
@@ -43,16 +46,21 @@ package actor JWKSCache {
         return kids.contains(kid) ? keys : nil
     }
 
+    /// Fetches the JWKS, or joins the fetch in flight.
     private func reload() async throws {
+        let current: (task: Task<(JWTKeyCollection, Set<String>), any Error>, generation: Int)
         if let loading {
-            _ = try await loading.value
-            return
+            current = loading
+        } else {
+            fetchCount += 1
+            current = (Task { [url, transport] in try await Self.fetch(url, transport) }, fetchCount)
+            loading = current
         }
-        let task = Task { [url, transport] in try await Self.fetch(url, transport) }
-        loading = task
-        defer { loading = nil }
-        fetchCount += 1
-        (keys, kids) = try await task.value
+        defer { if loading?.generation == current.generation { loading = nil } }
+        let result = try await current.task.value
+        guard current.generation > applied else { return }
+        applied = current.generation
+        (keys, kids) = result
         loaded = true
     }
 
