@@ -27,6 +27,14 @@ final class LocalIssuer: HTTPTransport {
         try JWSKey(record: JWSKey.generate(alg: alg, now: Date()))
     }
 
+    /// An issuer publishing one new key of `alg`, and that key.
+    static func publishing(_ alg: SigningAlgorithm = .rs256) throws -> (LocalIssuer, JWSKey) {
+        let issuer = LocalIssuer()
+        let key = try key(alg)
+        issuer.publish([key])
+        return (issuer, key)
+    }
+
     /// Publishes `keys` in the JWKS (replacing what was there).
     func publish(_ keys: [JWSKey]) {
         state.withLock { $0.published = keys.map(\.publicJWK) }

@@ -57,9 +57,7 @@ struct MiddlewareTests {
     }
 
     @Test func aValidTokenWithTheScopeReachesTheRouteWithItsClaims() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let answer = try await Self.answer(
             issuer.server(), .get, "/balance", authorization: "Bearer " + (try LocalIssuer.token(key)))
         #expect(answer == Answer(status: .ok, challenge: nil, cacheControl: nil, body: "auth0|alice"))
@@ -76,9 +74,7 @@ struct MiddlewareTests {
     }
 
     @Test func aBadTokenGetsInvalidTokenWithItsReason() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let foreign = try LocalIssuer.token(key) { $0["aud"] = "https://other.example.com" }
         let answer = try await Self.answer(issuer.server(), .get, "/balance", authorization: "Bearer " + foreign)
         let body =
@@ -91,9 +87,7 @@ struct MiddlewareTests {
     }
 
     @Test func aTokenWithoutTheScopeGetsInsufficientScopeNamingIt() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let answer = try await Self.answer(
             issuer.server(), .post, "/transfers", authorization: "Bearer " + (try LocalIssuer.token(key)))
         #expect(

@@ -11,9 +11,7 @@ import WardenResourceServer
 struct TokenValidationTests {
     @Test(arguments: SigningAlgorithm.allCases)
     func aValidTokenIsAcceptedWithItsClaims(alg: SigningAlgorithm) async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key(alg)
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing(alg)
         let token = try await issuer.server().validate(try LocalIssuer.token(key))
         #expect(token.subject == "auth0|alice")
         #expect(token.clientID == "agent")
@@ -25,9 +23,7 @@ struct TokenValidationTests {
     }
 
     @Test func anAudienceArrayNamingTheResourceIsAccepted() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let token = try LocalIssuer.token(key) {
             $0["aud"] = [.string(LocalIssuer.resource), "https://id.example.com/userinfo"]
         }
@@ -35,9 +31,7 @@ struct TokenValidationTests {
     }
 
     @Test func anExpiredTokenIsRefusedBeyondTheLeeway() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key(.es256)
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing(.es256)
         let expired = try LocalIssuer.token(key) { $0["exp"] = .number(Date().timeIntervalSince1970 - 10) }
         _ = try await issuer.server(leeway: .seconds(30)).validate(expired)  // within the leeway
         await expectRefusal(.invalidToken, "the token has expired") {
@@ -46,9 +40,7 @@ struct TokenValidationTests {
     }
 
     @Test func aTokenNotValidYetIsRefusedBeyondTheLeeway() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key(.es256)
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing(.es256)
         let early = try LocalIssuer.token(key) { $0["nbf"] = .number(Date().timeIntervalSince1970 + 20) }
         _ = try await issuer.server(leeway: .seconds(30)).validate(early)
         await expectRefusal(.invalidToken, "the token is not valid yet (nbf)") {
@@ -57,9 +49,7 @@ struct TokenValidationTests {
     }
 
     @Test func aTokenForAnotherAudienceIsRefused() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let other = try LocalIssuer.token(key) { $0["aud"] = ["https://other.example.com", "https://id.example.com/"] }
         await expectRefusal(.invalidToken, "aud [\"https://other.example.com\"") {
             _ = try await issuer.server().validate(other)
@@ -67,9 +57,7 @@ struct TokenValidationTests {
     }
 
     @Test func aTokenOfAnotherIssuerIsRefused() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let foreign = try LocalIssuer.token(key) { $0["iss"] = "https://evil.example.com/" }
         await expectRefusal(.invalidToken, "iss https://evil.example.com/ is not https://id.example.com/") {
             _ = try await issuer.server().validate(foreign)
@@ -79,9 +67,7 @@ struct TokenValidationTests {
     /// An ID token (`typ` `JWT`) or any other JWT of the issuer is not an access token (RFC 9068 §4 step 1).
     @Test(arguments: ["JWT", "jwt", "logout+jwt"])
     func aTokenOfAnotherTypeIsRefused(type: String) async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         await expectRefusal(.invalidToken, "typ is not at+jwt") {
             _ = try await issuer.server().validate(try LocalIssuer.token(key, type: type))
         }
@@ -90,9 +76,7 @@ struct TokenValidationTests {
 
     @Test(arguments: [SigningAlgorithm.rs256, .es256, .edDSA])
     func aTamperedTokenIsRefused(alg: SigningAlgorithm) async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key(alg)
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing(alg)
         let token = try LocalIssuer.token(key)
         let parts = token.split(separator: ".").map(String.init)
         var claims = LocalIssuer.claims()
@@ -173,9 +157,7 @@ struct TokenValidationTests {
     }
 
     @Test func anUnreachableJWKSIsAServiceFailureNotABadToken() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let elsewhere = issuer.server { $0.issuer = URL(string: "https://other-id.example.com")! }
         let error = await #expect(throws: ProtectedResourceError.self) {
             _ = try await elsewhere.validate(try LocalIssuer.token(key))
@@ -199,9 +181,7 @@ struct AuthorizationDetailsTests {
     }
 
     @Test func entriesOfTheTypeDecodeAndOthersAreLeftOut() async throws {
-        let issuer = LocalIssuer()
-        let key = try LocalIssuer.key()
-        issuer.publish([key])
+        let (issuer, key) = try LocalIssuer.publishing()
         let transfer: JSONValue = [
             "type": "money_transfer", "instructedAmount": ["amount": 2500, "currency": "USD"],
             "beneficiary": "Hanna Herwitz",
