@@ -36,7 +36,7 @@ public struct BasicAccessTokenRequestContext: AccessTokenRequestContext {
 /// router.addProtectedResourceMetadata(server.metadata)
 /// let api = router.group().add(middleware: BearerTokenMiddleware(server))
 /// api.group("balance").add(middleware: RequiredScopeMiddleware("read:balance", server))
-///     .get { _, context in try await balance(of: context.accessToken!) }
+///     .get { _, context in try await balance(of: context.requireAccessToken()) }
 /// ```
 public struct BearerTokenMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
     let server: ProtectedResource
