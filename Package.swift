@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "WardenResourceServerTests",
             dependencies: [
-                "WardenResourceServer", "WardenClient", "WardenCore",
+                "WardenResourceServer", "WardenClient", "WardenCore", "WardenServer", "WardenTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

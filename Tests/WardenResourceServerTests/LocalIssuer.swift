@@ -86,6 +86,10 @@ final class LocalIssuer: HTTPTransport {
     }
 }
 
+/// The SDK's HTTP types, named apart from HTTPTypes' (which Hummingbird brings into the files that import it).
+typealias SDKRequest = HTTPRequest
+typealias SDKResponse = HTTPResponse
+
 /// Expects `body` to throw a ``ProtectedResourceError`` of `code` whose description starts with `detail`.
 func expectRefusal(
     _ code: OAuthError.Code, _ detail: String, sourceLocation: SourceLocation = #_sourceLocation,
