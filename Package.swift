@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WardenAuthenticator", targets: ["WardenAuthenticator"]),
         .library(name: "WardenAuthenticatorURLSession", targets: ["WardenAuthenticatorURLSession"]),
         .library(name: "WardenClient", targets: ["WardenClient"]),
+        .library(name: "WardenResourceServer", targets: ["WardenResourceServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -139,6 +140,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // APIs and MCP servers that accept Warden's access tokens (SPEC §13): WardenClient's JWKS and JWT checks,
+        // Hummingbird middleware; no server module.
+        .target(
+            name: "WardenResourceServer",
+            dependencies: [
+                "WardenClient", "WardenCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "warden",
             dependencies: [
@@ -183,7 +195,7 @@ let package = Package(
         .executableTarget(
             name: "protected-api",
             dependencies: [
-                "WardenClient",
+                "WardenResourceServer", "WardenCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -255,6 +267,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WardenResourceServerTests",
+            dependencies: [
+                "WardenResourceServer", "WardenClient", "WardenCore", "WardenServer", "WardenTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,20 +1,27 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import WardenClient
+import WardenCore
+import WardenResourceServer
 
-/// The demo bank's two endpoints: `GET /balance` (scope `read:balance`) and `POST /transfers` (scope
-/// `transfer:funds`, and a `money_transfer` authorization detail in the token covering the order).
+/// The demo bank's two endpoints behind Warden's access tokens: `GET /balance` (scope `read:balance`) and
+/// `POST /transfers` (scope `transfer:funds`, and a `money_transfer` authorization detail in the token covering
+/// the order), and the RFC 9728 metadata at `/.well-known/oauth-protected-resource`. The SDK checks the tokens
+/// and scopes; the bank's own rule is which authorization detail covers a transfer.
 struct BankAPI: Sendable {
-    let policy: BearerTokenPolicy
+    let server: ProtectedResource
 
     /// The largest body `POST /transfers` reads.
     static let maximumBodySize = 16 * 1024
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.get("balance") { request, _ in try await balance(request) }
-        router.post("transfers") { request, _ in try await transfer(request) }
+    func router() -> Router<BasicAccessTokenRequestContext> {
+        let router = Router(context: BasicAccessTokenRequestContext.self)
+        router.addProtectedResourceMetadata(server.metadata)
+        let api = router.group().add(middleware: BearerTokenMiddleware(server))
+        api.group("balance").add(middleware: RequiredScopeMiddleware("read:balance", server))
+            .get { _, context in try balance(context.requireAccessToken()) }
+        api.group("transfers").add(middleware: RequiredScopeMiddleware("transfer:funds", server))
+            .post { request, context in try await transfer(request, token: context.requireAccessToken()) }
         return router
     }
 
@@ -24,36 +31,37 @@ struct BankAPI: Sendable {
     }
 
     /// `GET /balance`: the caller's (made-up) account balance.
-    func balance(_ request: Request) async throws -> Balance {
-        let claims = try await policy.authorize(request, scope: "read:balance")
-        return Balance(owner: claims.subject, account: "xxxxxxxxxxx1234", amount: 12_480, currency: "USD")
+    func balance(_ token: VerifiedAccessToken) -> Balance {
+        Balance(owner: token.subject, account: "xxxxxxxxxxx1234", amount: 12_480, currency: "USD")
     }
 
     /// `POST /transfers`: executes the order when the token's `authorization_details` approve it (RFC 9396 §9:
     /// the resource server enforces them): same currency, at most the approved amount.
-    func transfer(_ request: Request) async throws -> EditedResponse<Receipt> {
-        let claims = try await policy.authorize(request, scope: "transfer:funds")
+    func transfer(_ request: Request, token: VerifiedAccessToken) async throws -> EditedResponse<Receipt> {
         var request = request
         let body = try await request.collectBody(upTo: Self.maximumBodySize)
         let order: TransferOrder
         do {
             order = try JSONDecoder().decode(TransferOrder.self, from: Data(body.readableBytesView))
         } catch {
-            throw APIError.invalidBody(
-                "The body must be JSON {\"amount\": number, \"currency\": \"USD\", \"beneficiary\": text}",
-                realm: policy.audience)
+            throw ProtectedResourceError(
+                status: .badRequest, code: .invalidRequest,
+                description: "The body must be JSON {\"amount\": number, \"currency\": \"USD\", \"beneficiary\": text}",
+                challenge: nil)
         }
-        guard let detail = order.covering(claims.authorizationDetails) else {
-            throw APIError.insufficientAuthorizationDetails(
+        let approved = token.authorizationDetails(ofType: MoneyTransfer.type, as: MoneyTransfer.self)
+        guard let detail = order.covering(approved) else {
+            throw ProtectedResourceError.refusal(
+                .forbidden, "insufficient_authorization_details",
                 "No money_transfer authorization detail in the token approves \(order.amount) \(order.currency)",
-                realm: policy.audience)
+                server)
         }
         let receipt = Receipt(
             transferID: "trf_" + UUID().uuidString.lowercased(), status: "executed", amount: order.amount,
-            currency: order.currency, beneficiary: order.beneficiary, approvedBy: claims.subject,
-            clientID: claims.clientID, authorizationDetail: detail)
+            currency: order.currency, beneficiary: order.beneficiary, approvedBy: token.subject,
+            clientID: token.clientID, authorizationDetail: detail.granted)
         Self.log(
-            "transfer \(receipt.transferID): \(order.amount) \(order.currency) approved by \(claims.subject ?? "?")")
+            "transfer \(receipt.transferID): \(order.amount) \(order.currency) approved by \(token.subject ?? "?")")
         return EditedResponse(status: .created, response: receipt)
     }
 }

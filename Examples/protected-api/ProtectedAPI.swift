@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import NIOCore
-import WardenClient
+import WardenResourceServer
 
 /// A small resource server for the walkthrough: accepts Warden's access tokens for `https://api.example.com`
-/// (validated against the issuer's JWKS, RFC 9068) and enforces the scopes and `authorization_details` they carry.
+/// (validated by the WardenResourceServer SDK against the issuer's JWKS, RFC 9068) and enforces the scopes and
+/// `authorization_details` they carry.
 @main
 struct ProtectedAPI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,9 +28,13 @@ struct ProtectedAPI: AsyncParsableCommand {
 
     func run() async throws {
         guard let issuerURL = URL(string: issuer) else { throw ValidationError("--issuer is not a URL: \(issuer)") }
-        // A resource server is not an OAuth client: the client id only labels it; validation needs no secret.
-        let warden = try await WardenClient.discover(issuer: issuerURL, clientID: "protected-api")
-        let api = BankAPI(policy: BearerTokenPolicy(warden: warden, audience: audience))
+        var configuration = ProtectedResource.Configuration(
+            issuer: issuerURL, resource: audience, scopesSupported: ["read:balance", "transfer:funds"],
+            realm: audience)
+        // The identifier names the API, not this demo's address, so a resource_metadata URL made from it would
+        // lead nowhere: the challenges leave it out; the document is served at this server's well-known path.
+        configuration.resourceMetadataURL = nil
+        let api = BankAPI(server: ProtectedResource(configuration: configuration))
         let (host, audience) = (self.host, self.audience)
         let app = Application(
             router: api.router(),

@@ -477,6 +477,14 @@ def test_the_api_enforces_the_token_and_its_authorization_details(walkthrough, l
         assert response.headers["WWW-Authenticate"].startswith(f'{realm}, error="invalid_token", error_description="')
 
 
+def test_the_api_serves_its_protected_resource_metadata(walkthrough):
+    """RFC 9728 §3 (SPEC §13): the document, without a token, names the API and the Warden that issues its tokens."""
+    response = requests.get(walkthrough.api_url + ".well-known/oauth-protected-resource", timeout=HTTP_TIMEOUT)
+    assert json_of(expect_status(response, 200)) == {
+        "resource": API, "authorization_servers": [walkthrough.warden.issuer],
+        "scopes_supported": ["read:balance", "transfer:funds"], "bearer_methods_supported": ["header"]}
+
+
 def opening(output: str) -> dict[str, str]:
     """native-to-web's `URL:`, `Cookie:` and `Cookie URL:` lines."""
     found = dict(re.findall(r"^\s+(URL|Cookie|Cookie URL): (\S.*)$", output, re.M))

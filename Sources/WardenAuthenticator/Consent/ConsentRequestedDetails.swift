@@ -51,12 +51,7 @@ public struct ConsentRequestedDetails: Sendable, Hashable, Codable {
     /// Entries of other types, and entries of this type that do not decode as `T`, are left out. Present every
     /// entry to the user regardless (SPEC §7.3; RFC 9396 §2).
     public func filterAuthorizationDetailsByType<T: AuthorizationDetailsType>(_ type: T.Type) -> [T] {
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
-        return authorizationDetails.compactMap { entry in
-            guard entry["type"]?.stringValue == T.type, let data = try? encoder.encode(entry) else { return nil }
-            return try? decoder.decode(T.self, from: data)
-        }
+        AuthorizationDetails.decode(authorizationDetails, ofType: T.type, as: T.self)
     }
 
     /// The distinct `type` values of the `authorization_details`, in order of first appearance.

@@ -2,10 +2,6 @@ import Foundation
 import JWTKit
 
 extension WardenClient {
-    /// The JWS algorithms accepted; Warden signs with RS256 by default, ES256 per client or API, and PS256 or
-    /// EdDSA when configured (SPEC §2). `none` and MACs are never accepted.
-    static let acceptedAlgorithms: Set<String> = ["RS256", "ES256", "PS256", "EdDSA"]
-
     /// Validates an ID token (OpenID Connect Core §3.1.3.7, SPEC §3) and returns its claims.
     ///
     /// Checks, in order: the JWS signature against the provider's JWKS (fetched once more when the `kid` is
@@ -36,7 +32,7 @@ extension WardenClient {
         let authTime = claims.date("auth_time")
         if let maxAge {
             guard let authTime else { throw fail("auth_time is missing although max_age was requested") }
-            let limit = authTime.addingTimeInterval(Self.seconds(maxAge) + leewaySeconds)
+            let limit = authTime.addingTimeInterval(JWTVerifier.seconds(maxAge) + leewaySeconds)
             guard now <= limit else { throw fail("auth_time is older than max_age") }
         }
         guard let subject = claims.all["sub"]?.stringValue else { throw fail("sub is missing") }
@@ -71,59 +67,16 @@ extension WardenClient {
 
     // MARK: - Shared JWT checks
 
-    private var leewaySeconds: Double { Self.seconds(configuration.leeway) }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// The checks shared with the resource-server SDK, for this client's issuer and leeway.
+    private var verifier: JWTVerifier {
+        JWTVerifier(keys: keys, issuer: configuration.metadata.issuer.absoluteString, leeway: configuration.leeway)
     }
 
-    /// Checks what every Warden JWT must satisfy — the header (`alg`, `kid`, and `typ` when given), the
-    /// signature, `iss`, `exp` — and returns the claims.
+    private var leewaySeconds: Double { verifier.leewaySeconds }
+
     private func verifiedClaims(
         _ token: String, fail: (String) -> WardenClientError, type: String? = nil
     ) async throws -> VerifiedClaims {
-        guard let jws = try? CompactJWS(parsing: token) else { throw fail("not a JWS compact serialization") }
-        guard let alg = jws.alg, Self.acceptedAlgorithms.contains(alg) else {
-            throw fail("alg \(jws.alg ?? "(none)") is not accepted")
-        }
-        if let type {
-            let typ = jws.header["typ"]?.stringValue?.lowercased()
-            guard typ == type || typ == "application/" + type else { throw fail("typ is not \(type)") }
-        }
-        guard let kid = jws.kid else { throw fail("the header has no kid") }
-        guard let keys = try await keys.keys(containing: kid) else { throw fail("no key with kid \(kid) in the JWKS") }
-        do {
-            _ = try await keys.verify(token, as: UnverifiedPayload.self)
-        } catch {
-            throw fail("the signature does not verify")
-        }
-        let issuer = configuration.metadata.issuer.absoluteString
-        guard jws.payload["iss"]?.stringValue == issuer else {
-            throw fail("iss \(jws.payload["iss"]?.stringValue ?? "(none)") is not \(issuer)")
-        }
-        guard let exp = jws.numericDate("exp") else { throw fail("exp is missing") }
-        let expiresAt = Date(timeIntervalSince1970: exp)
-        guard Date() < expiresAt.addingTimeInterval(leewaySeconds) else { throw fail("the token has expired") }
-        return VerifiedClaims(issuer: issuer, audience: jws.audiences, expiresAt: expiresAt, all: jws.payload)
+        try await verifier.verify(token, type: type, fail: fail)
     }
-}
-
-/// The claims of a JWS whose signature, `iss` and `exp` were checked.
-private struct VerifiedClaims {
-    var issuer: String
-    var audience: [String]
-    var expiresAt: Date
-    var all: [String: JSONValue]
-
-    /// A NumericDate claim (RFC 7519 §2).
-    func date(_ claim: String) -> Date? {
-        all[claim]?.doubleValue.map(Date.init(timeIntervalSince1970:))
-    }
-}
-
-/// A payload JWTKit decodes without checking claims: the SDK checks them itself, with its own errors.
-private struct UnverifiedPayload: JWTPayload {
-    init(from decoder: any Decoder) throws {}
-    func encode(to encoder: any Encoder) throws {}
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
