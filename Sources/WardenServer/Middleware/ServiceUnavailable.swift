@@ -35,9 +35,3 @@ enum ServiceUnavailable {
         return response
     }
 }
-
-extension ErrorPage {
-    static let temporarilyUnavailable = ErrorPage(
-        title: "Service unavailable", message: "The sign-in service is temporarily unavailable.",
-        advice: "Try again in a few moments.", status: .serviceUnavailable)
-}

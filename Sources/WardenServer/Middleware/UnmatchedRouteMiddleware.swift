@@ -108,13 +108,3 @@ struct UnmatchedRouteMiddleware: RouterMiddleware {
         }
     }
 }
-
-extension ErrorPage {
-    static let notFound = ErrorPage(
-        title: "Page not found", message: "There is no page at this address.",
-        advice: "Check the address, or go back to the application.", status: .notFound)
-
-    static let methodNotAllowed = ErrorPage(
-        title: "Request not accepted", message: "This page cannot be used this way.",
-        advice: "Go back to the application and try again.", status: .methodNotAllowed)
-}

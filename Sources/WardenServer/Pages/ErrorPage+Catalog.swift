@@ -35,4 +35,16 @@ extension ErrorPage {
     static let serverError = ErrorPage(
         title: "Something went wrong", message: "The sign-in service could not complete your request.",
         advice: "Try again in a few minutes.", status: .internalServerError)
+
+    static let notFound = ErrorPage(
+        title: "Page not found", message: "There is no page at this address.",
+        advice: "Check the address, or go back to the application.", status: .notFound)
+
+    static let methodNotAllowed = ErrorPage(
+        title: "Request not accepted", message: "This page cannot be used this way.",
+        advice: "Go back to the application and try again.", status: .methodNotAllowed)
+
+    static let temporarilyUnavailable = ErrorPage(
+        title: "Service unavailable", message: "The sign-in service is temporarily unavailable.",
+        advice: "Try again in a few moments.", status: .serviceUnavailable)
 }
