@@ -271,10 +271,12 @@ def test_the_printed_ciba_lines_get_a_token_the_bank_api_accepts(demo):
     start = printed_line(printed, r"curl -s \S+bc-authorize .*requested_expiry=3600")
     started = json.loads(shell(start, home).stdout)
     auth_req_id = started["auth_req_id"]
-    mails = wait_until(lambda: sorted(os.listdir(os.path.join(home, "warden-mail")))
-                       if os.path.isdir(os.path.join(home, "warden-mail")) else None, timeout=10,
+    outbox = os.path.join(home, "warden-mail")
+    # Only finished messages: the outbox writes `.NAME.eml.tmp` and then renames it to `NAME.eml`.
+    mails = wait_until(lambda: sorted(n for n in os.listdir(outbox) if n.endswith(".eml") and not n.startswith("."))
+                       or None if os.path.isdir(outbox) else None, timeout=10,
                        what="the approval e-mail in the outbox folder")
-    mail = parse_mail(os.path.join(home, "warden-mail", mails[-1]))
+    mail = parse_mail(os.path.join(outbox, mails[-1]))
     assert "Amount:" in mail.text and "2500 USD" in mail.text and "Beneficiary:" in mail.text, mail.text
     decide(node, mail.link(node.issuer), ALICE, "approve")
     poll_lines = printed[printed.index(start):].split("\n")[1:3]
