@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// The micro benchmarks (ordo-one/benchmark) of ARCHITECTURE.md: a package of their own, so that the main
-/// package's build and tests never compile them. Run them with `scripts/bench-micro`.
+/// package's build and tests never compile them. Run them with `scripts/bench/micro`.
 
 /// SwiftPM names a path dependency after its folder, which is whatever the repository was cloned as.
 let warden = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "warden").lowercased()
@@ -66,7 +66,7 @@ let package = Package(
             path: "Benchmarks/GroupConfiguration",
             swiftSettings: swiftSettings
         ),
-        // The bare Hummingbird server that only signs a JWT: the ceiling of the token endpoint (scripts/bench).
+        // The bare Hummingbird server that only signs a JWT: the ceiling of the token endpoint (scripts/bench/run).
         .executableTarget(
             name: "CeilingServer",
             dependencies: [

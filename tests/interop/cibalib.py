@@ -1,6 +1,6 @@
 """Helpers for the CIBA tests (SPEC §6), spoken from the outside.
 
-- `SmtpSink`: runs `scripts/smtp-sink.py` (aiosmtpd) on a free port with a temp maildir; `wait_for_mail` reads the
+- `SmtpSink`: runs `scripts/test-support/smtp-sink.py` (aiosmtpd) on a free port with a temp maildir; `wait_for_mail` reads the
   messages Warden sent to an address with Python's `email` package (decoded parts, the approval link).
 - `PingRecorder`: a local HTTP server (http.server in a thread, free port) that records the ping-mode
   notifications Warden POSTs and answers them with configurable statuses.
@@ -36,7 +36,7 @@ from pkcelib import Form, Page, User, create_user, hosted_login, parse_page
 from wardenlib import HTTP_TIMEOUT, ClientForAPI, Warden, audiences, describe, expect_status, json_of, uid, verify_jwt
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SINK_SCRIPT = os.path.join(REPO, "scripts", "smtp-sink.py")
+SINK_SCRIPT = os.path.join(REPO, "scripts", "test-support", "smtp-sink.py")
 CIBA_GRANT = "urn:openid:params:grant-type:ciba"
 EMAIL_EXPIRY = 600  # requested_expiry > 300: the e-mail channel (≤ 300 needs a push-enrolled device)
 SCOPE = "openid offline_access transfer:funds"
@@ -107,7 +107,7 @@ def parse_mail(path: str) -> Mail:
 
 
 class SmtpSink:
-    """`scripts/smtp-sink.py --port 0 --maildir DIR --exit-on-stdin-eof`; `url` is what WARDEN_SMTP_URL takes."""
+    """`scripts/test-support/smtp-sink.py --port 0 --maildir DIR --exit-on-stdin-eof`; `url` is what WARDEN_SMTP_URL takes."""
 
     def __init__(self, maildir: str, script: str = SINK_SCRIPT):
         self.maildir = maildir

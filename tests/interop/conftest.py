@@ -7,7 +7,7 @@ the database named by `WARDEN_TEST_DATABASE`:
     sqlite (default)            -> sqlite:<tmpdir>/warden.sqlite
     postgres://user:pw@h:p/db   -> that database (shared over time: every test uses uuid-suffixed names)
 
-The session server sends its mail by SMTP (`WARDEN_SMTP_URL`) to `scripts/smtp-sink.py`, started on a free port
+The session server sends its mail by SMTP (`WARDEN_SMTP_URL`) to `scripts/test-support/smtp-sink.py`, started on a free port
 with a temp maildir (fixture `smtp_sink`, see cibalib.SmtpSink).
 
 Run: `python -m pytest tests/interop` (after `swift build`), or the whole thing with `scripts/test`.

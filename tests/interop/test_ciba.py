@@ -1,7 +1,7 @@
 """CIBA with Rich Authorization Requests (SPEC §6), end to end from the outside.
 
 Requests use `requested_expiry` > 300, the e-mail channel (§6.4): the session server sends real SMTP to
-scripts/smtp-sink.py (conftest `smtp_sink`); the tests read the message, follow its link to the hosted approval
+scripts/test-support/smtp-sink.py (conftest `smtp_sink`); the tests read the message, follow its link to the hosted approval
 page, log in and press Approve or Deny, then poll (§6.2) — with auth0-python's BackChannelLogin / GetToken and with
 raw form posts for exact statuses, error codes and headers. Ping mode (§6.2) is checked against a local HTTP
 recorder; durability (§6.2 "State is durable") with a server of the test's own that is restarted mid-flow.

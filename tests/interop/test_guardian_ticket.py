@@ -1,5 +1,5 @@
 """SPEC §7.1: an enrolment ticket's hosted page shows a QR code of the `otpauth://` enrolment URI. The served
-SVG is decoded by a third-party decoder (zxing-cpp, through scripts/qr-decode.py) and must give back exactly the
+SVG is decoded by a third-party decoder (zxing-cpp, through scripts/test-support/qr-decode.py) and must give back exactly the
 URI the page prints, in the SPEC's format."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def decode_qr(svg: str) -> str:
         path = os.path.join(directory, "ticket.svg")
         with open(path, "w", encoding="utf-8") as f:
             f.write(svg)
-        result = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "qr-decode.py"), path],
+        result = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "test-support", "qr-decode.py"), path],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     import json

@@ -49,7 +49,7 @@ class Fakes:
 def fakes() -> Iterator[Fakes]:
     directory = tempfile.mkdtemp(prefix="warden-push-fakes-")
     apns, fcm, control = free_port(), free_port(), free_port()
-    subprocess.run([os.path.join(ROOT, "scripts", "push-fake-certs"), directory, str(fcm)], check=True,
+    subprocess.run([os.path.join(ROOT, "scripts", "test-support", "push-fake-certs"), directory, str(fcm)], check=True,
                    capture_output=True)
     path = lambda name: os.path.join(directory, name)  # noqa: E731
     binary = os.path.join(os.path.dirname(default_binary()), "WardenPushFake")

@@ -5,7 +5,7 @@ import WardenCore
 
 /// The ceiling for Warden's token endpoint (issue 8): a bare Hummingbird server whose one route per algorithm
 /// only signs an access token (the same claims, key type and `JWSKey.sign` as Warden) and answers it as a token
-/// response (RFC 6749 §5.1) — no client authentication, no form parsing, no storage, no logging. `scripts/bench`
+/// response (RFC 6749 §5.1) — no client authentication, no form parsing, no storage, no logging. `scripts/bench/run`
 /// runs wrk against it in the same run as against Warden.
 ///
 /// Usage: `CeilingServer PORT` — listens on 127.0.0.1:PORT; `POST /token/es256`, `POST /token/rs256`,

@@ -48,7 +48,7 @@ struct LogEventDocument: Codable {
 
     /// The document as JSON text with sorted keys and without the absent fields, as `JSONColumn.encode` writes
     /// it, but through `JSONValue` serialization: `JSONEncoder` was ~4 % of a client_credentials request's CPU
-    /// in a profile (`scripts/bench`), and every token exchange writes an event.
+    /// in a profile (`scripts/bench/run`), and every token exchange writes an event.
     var json: String {
         let strings: [(CodingKeys, String?)] = [
             (.logID, logID), (.type, type), (.description, description), (.clientID, clientID),

@@ -3,7 +3,7 @@ import Testing
 import WardenCore
 
 /// Writes SVGs with `QRCode.svg` and decodes them with a third-party decoder (zxing-cpp, through
-/// `scripts/qr-decode.py`), expecting the exact input bytes back. The decoder is a required test dependency:
+/// `scripts/test-support/qr-decode.py`), expecting the exact input bytes back. The decoder is a required test dependency:
 /// `scripts/test` installs it (`pip install -r tests/interop/requirements.txt`), so a missing one fails the test.
 @Suite("QR Code decoder round trip (zxing-cpp)")
 struct QRCodeDecoderRoundTripTests {
@@ -40,7 +40,7 @@ struct QRCodeDecoderRoundTripTests {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let script = root.appendingPathComponent("scripts/qr-decode.py").path
+        let script = root.appendingPathComponent("scripts/test-support/qr-decode.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // scripts/test exports PYTHON (the interpreter it installed the requirements into).
@@ -68,7 +68,7 @@ struct QRCodeDecoderRoundTripTests {
             Issue.record("the third-party QR decoder is missing: \(install)\n\(errors)")
             return
         default:
-            Issue.record("scripts/qr-decode.py exited \(process.terminationStatus):\n\(errors)")
+            Issue.record("scripts/test-support/qr-decode.py exited \(process.terminationStatus):\n\(errors)")
         }
 
         var decoded: [String: String] = [:]

@@ -3,7 +3,7 @@ import NIOCore
 import Testing
 import WardenServer
 
-/// ``SMTPMailTransport`` against a real SMTP server: `scripts/smtp-sink.py` (aiosmtpd), started by each test on
+/// ``SMTPMailTransport`` against a real SMTP server: `scripts/test-support/smtp-sink.py` (aiosmtpd), started by each test on
 /// a free port. Needs python3 with aiosmtpd and openssl; when they are missing the tests fail, saying so.
 @Suite("Mail: SMTP delivery")
 struct MailSMTPIntegrationTests {

@@ -170,7 +170,7 @@ enum ExternalTools {
     }
 }
 
-/// `scripts/smtp-sink.py` running as a child process on a free port, writing what it receives to a maildir.
+/// `scripts/test-support/smtp-sink.py` running as a child process on a free port, writing what it receives to a maildir.
 final class SMTPSink {
     let port: Int
     let maildir: URL
@@ -206,7 +206,7 @@ final class SMTPSink {
         return try await body(sink)
     }
 
-    static var scriptPath: String { ExternalTools.repositoryRoot.appendingPathComponent("scripts/smtp-sink.py").path }
+    static var scriptPath: String { ExternalTools.repositoryRoot.appendingPathComponent("scripts/test-support/smtp-sink.py").path }
 
     private static func start(script: [String], directory: URL, sinkOptions: Bool = true) async throws -> SMTPSink {
         let maildir = directory.appendingPathComponent("maildir-" + UUID().uuidString)

@@ -9,7 +9,7 @@ import WardenCore
 /// settings that cannot work (SPEC §1).
 @Suite("Push: providers from the configuration")
 struct PushProvidersTests {
-    /// Credentials from `scripts/push-fake-certs` in a temporary directory (no fake is started).
+    /// Credentials from `scripts/test-support/push-fake-certs` in a temporary directory (no fake is started).
     static func withCredentials(_ body: (URL) async throws -> Void) async throws {
         let directory = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -50,7 +50,7 @@ func withProvider<Provider: PushProviderWithConnections, Result>(
 }
 
 /// `WardenPushFake` (built by `swift build` into `.build/debug`) running as a child process on free loopback
-/// ports, with fresh credentials from `scripts/push-fake-certs`. A missing binary or openssl fails the test.
+/// ports, with fresh credentials from `scripts/test-support/push-fake-certs`. A missing binary or openssl fails the test.
 final class PushFake {
     static let keyID = "KEY7Q2XW9Z"
     static let teamID = "TEAM5C3V8N"
@@ -101,13 +101,13 @@ final class PushFake {
         return try await body(fake)
     }
 
-    /// Runs `scripts/push-fake-certs DIRECTORY FCM_PORT`.
+    /// Runs `scripts/test-support/push-fake-certs DIRECTORY FCM_PORT`.
     static func makeCredentials(in directory: URL, fcmPort: Int) async throws {
-        let script = ExternalTools.repositoryRoot.appendingPathComponent("scripts/push-fake-certs").path
+        let script = ExternalTools.repositoryRoot.appendingPathComponent("scripts/test-support/push-fake-certs").path
         let result = try await ExternalTools.run([script, directory.path, "\(fcmPort)"])
         guard result.status == 0 else {
             throw MissingTestTool(
-                description: "scripts/push-fake-certs failed (status \(result.status); it needs openssl): "
+                description: "scripts/test-support/push-fake-certs failed (status \(result.status); it needs openssl): "
                     + result.stderr)
         }
     }
