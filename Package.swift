@@ -67,13 +67,26 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // E-mail: the message format (RFC 5322, MIME), the SMTP client (RFC 5321, STARTTLS, AUTH) and the outbox
+        // folder; nothing of the server's.
+        .target(
+            name: "WardenMail",
+            dependencies: [
+                "WardenCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The OpenAPI document is a JSON file embedded in the code at build time (Plugins/EmbedOpenAPIDocument).
         .executableTarget(name: "embed-text", path: "Tools/EmbedText", swiftSettings: swiftSettings),
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
         .target(
             name: "WardenServer",
             dependencies: [
-                "WardenCore",
+                "WardenCore", "WardenMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -239,7 +252,7 @@ let package = Package(
         .testTarget(
             name: "WardenServerTests",
             dependencies: [
-                "WardenCore", "WardenStorage", "WardenServer", "WardenTesting", "WardenAuthenticator",
+                "WardenCore", "WardenStorage", "WardenServer", "WardenMail", "WardenTesting", "WardenAuthenticator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 public import Logging
 public import WardenCore
+import WardenMail
 
 /// What every route of one node shares: configuration, storage, caches, keys, the event log and the clock.
 public final class WardenRuntime: Sendable {

@@ -32,8 +32,9 @@ struct TokenValidationTests {
 
     @Test func anExpiredTokenIsRefusedBeyondTheLeeway() async throws {
         let (issuer, key) = try LocalIssuer.publishing(.es256)
-        let expired = try LocalIssuer.token(key) { $0["exp"] = .number(Date().timeIntervalSince1970 - 10) }
-        _ = try await issuer.server(leeway: .seconds(30)).validate(expired)  // within the leeway
+        let expired = try LocalIssuer.token(key) { $0["exp"] = .number(Date().timeIntervalSince1970 - 600) }
+        // Minutes apart, so a slow machine's wall clock cannot move the token across a leeway during the test.
+        _ = try await issuer.server(leeway: .seconds(1200)).validate(expired)  // within the leeway
         await expectRefusal(.invalidToken, "the token has expired") {
             _ = try await issuer.server(leeway: .seconds(5)).validate(expired)
         }
@@ -41,8 +42,11 @@ struct TokenValidationTests {
 
     @Test func aTokenNotValidYetIsRefusedBeyondTheLeeway() async throws {
         let (issuer, key) = try LocalIssuer.publishing(.es256)
-        let early = try LocalIssuer.token(key) { $0["nbf"] = .number(Date().timeIntervalSince1970 + 20) }
-        _ = try await issuer.server(leeway: .seconds(30)).validate(early)
+        let early = try LocalIssuer.token(key) {
+            $0["nbf"] = .number(Date().timeIntervalSince1970 + 600)
+            $0["exp"] = .number(Date().timeIntervalSince1970 + 900)
+        }
+        _ = try await issuer.server(leeway: .seconds(1200)).validate(early)
         await expectRefusal(.invalidToken, "the token is not valid yet (nbf)") {
             _ = try await issuer.server(leeway: .seconds(5)).validate(early)
         }

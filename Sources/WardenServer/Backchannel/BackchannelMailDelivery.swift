@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WardenCore
+import WardenMail
 
 /// The approval e-mail of a CIBA request (SPEC §6.4): plain text and HTML naming the client, showing the
 /// binding message and a summary of the authorization details, with the link to `{issuer}u/ciba/{token}`.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WardenMail
 
 /// The transport `--smtp-url` selects (SPEC §1): SMTP when set, else the outbox folder.
 enum MailTransports {

@@ -53,10 +53,10 @@ struct BackchannelAuthorizeTests {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
             let response = try await fixture.start(["requested_expiry": nil], http: http)
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            expectError(response, status: .badRequest, code: "invalid_request")
             #expect(response.json["error_description"] == "user has no push-enrolled device")
             let boundary = try await fixture.start(["requested_expiry": "300"], http: http)
-            CodeFlowFixture.expectError(boundary, status: .badRequest, code: "invalid_request")
+            expectError(boundary, status: .badRequest, code: "invalid_request")
             #expect(try await fixture.start(["requested_expiry": "301"], http: http).status == .ok)
         }
     }
@@ -65,14 +65,14 @@ struct BackchannelAuthorizeTests {
         let fixture = try await BackchannelFixture.make()
         let other = try await fixture.warden.makeClient(grantTypes: [.clientCredentials])
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(http: http, credentials: [("client_id", fixture.client.id)]),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(
                     http: http, credentials: [("client_id", fixture.client.id), ("client_secret", "wrong")]),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(
                     http: http, credentials: [("client_id", other.id), ("client_secret", other.secret)]),
                 status: .badRequest, code: "unauthorized_client")
@@ -90,9 +90,9 @@ struct BackchannelAuthorizeTests {
     func loginHintRules(hint: String, code: String) async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["login_hint": hint], http: http), status: .badRequest, code: code)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["login_hint": nil], http: http), status: .badRequest, code: "invalid_request")
         }
     }
@@ -102,7 +102,7 @@ struct BackchannelAuthorizeTests {
         let blocked = try await FrontChannelFixture.addUser(fixture.warden, email: "blocked@example.com", blocked: true)
         try await fixture.warden.test { http in
             let response = try await fixture.start(["login_hint": fixture.loginHint(blocked)], http: http)
-            CodeFlowFixture.expectError(response, status: .forbidden, code: "access_denied")
+            expectError(response, status: .forbidden, code: "access_denied")
         }
     }
 
@@ -111,12 +111,12 @@ struct BackchannelAuthorizeTests {
         try await fixture.warden.test { http in
             let noOpenID = try await fixture.start(
                 ["scope": "profile", "audience": nil, "authorization_details": nil], http: http)
-            CodeFlowFixture.expectError(noOpenID, status: .badRequest, code: "invalid_request")
+            expectError(noOpenID, status: .badRequest, code: "invalid_request")
             #expect(noOpenID.json["error_description"] == "openid scope must be requested")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["scope": "openid delete:everything"], http: http),
                 status: .badRequest, code: "invalid_scope")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(
                     ["scope": "openid read:balance", "audience": nil, "authorization_details": nil], http: http),
                 status: .badRequest, code: "invalid_scope")
@@ -134,7 +134,7 @@ struct BackchannelAuthorizeTests {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
             let response = try await fixture.start(["binding_message": message], http: http)
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_binding_message")
+            expectError(response, status: .badRequest, code: "invalid_binding_message")
         }
     }
 
@@ -152,7 +152,7 @@ struct BackchannelAuthorizeTests {
     func requestedExpiryRules(value: String) async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["requested_expiry": value], http: http), status: .badRequest,
                 code: "invalid_request")
         }
@@ -169,10 +169,10 @@ struct BackchannelAuthorizeTests {
     @Test func audienceRules() async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["audience": "https://unknown.example.com/"], http: http),
                 status: .badRequest, code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(
                     [
                         "audience": fixture.warden.runtime.configuration.managementAudience, "scope": "openid",
@@ -190,7 +190,7 @@ struct BackchannelAuthorizeTests {
     func authorizationDetailsRules(details: String) async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["authorization_details": details], http: http), status: .badRequest,
                 code: "invalid_authorization_details")
         }
@@ -199,7 +199,7 @@ struct BackchannelAuthorizeTests {
     @Test func authorizationDetailsNeedAnAudience() async throws {
         let fixture = try await BackchannelFixture.make()
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(["audience": nil, "scope": "openid"], http: http), status: .badRequest,
                 code: "invalid_authorization_details")
         }
@@ -211,9 +211,9 @@ struct BackchannelAuthorizeTests {
             $0.backchannelClientNotificationEndpoint = "https://client.example.com/ciba"
         }
         try await fixture.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(http: http), status: .badRequest, code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.start(
                     ["client_notification_token": String(repeating: "t", count: 1025)], http: http),
                 status: .badRequest, code: "invalid_request")
@@ -237,7 +237,7 @@ struct BackchannelAuthorizeTests {
                 fixture.warden.clock.advance(by: 5)
             }
             let limited = try await fixture.start(http: http)
-            CodeFlowFixture.expectError(limited, status: .tooManyRequests, code: "too_many_requests")
+            expectError(limited, status: .tooManyRequests, code: "too_many_requests")
             // The first request leaves the window 60 s after it was made: 35 s from now.
             #expect(limited.headers[HTTPField.Name("Retry-After")!] == "35")
             // Another user is not limited.

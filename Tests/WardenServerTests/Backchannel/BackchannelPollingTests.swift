@@ -18,7 +18,7 @@ struct BackchannelPollingTests {
             let id = try await fixture.started(http: http)
             for _ in 0..<3 {
                 let response = try await fixture.poll(id, http: http)
-                CodeFlowFixture.expectError(response, status: .badRequest, code: "authorization_pending")
+                expectError(response, status: .badRequest, code: "authorization_pending")
                 #expect(response.json["error_description"] == "The end-user authorization is pending")
                 fixture.warden.clock.advance(by: 5)
             }
@@ -33,7 +33,7 @@ struct BackchannelPollingTests {
             _ = try await fixture.poll(id, http: http)
             fixture.warden.clock.advance(by: 4)
             let first = try await fixture.poll(id, http: http)
-            CodeFlowFixture.expectError(first, status: .badRequest, code: "slow_down")
+            expectError(first, status: .badRequest, code: "slow_down")
             #expect(first.json["interval"] == 10)
             #expect(first.headers[HTTPField.Name("Retry-After")!] == "10")
             #expect(
@@ -82,7 +82,7 @@ struct BackchannelPollingTests {
             #expect(idToken.authTime == Int(fixture.warden.clock.now().timeIntervalSince1970))
 
             fixture.warden.clock.advance(by: 10)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http), status: .badRequest, code: "invalid_grant")
         }
         #expect(try await fixture.events("ciba_exchange_succeeded").count == 1)
@@ -113,7 +113,7 @@ struct BackchannelPollingTests {
             #expect(denied.text.contains("You denied the request"))
             for _ in 0..<2 {
                 let response = try await fixture.poll(id, http: http)
-                CodeFlowFixture.expectError(response, status: .badRequest, code: "access_denied")
+                expectError(response, status: .badRequest, code: "access_denied")
                 #expect(
                     response.json["error_description"]
                         == "The end-user denied the authorization request or it has been expired")
@@ -129,11 +129,11 @@ struct BackchannelPollingTests {
             let id = try await fixture.started(http: http)
             #expect(try await fixture.poll(id, http: http).json["error"] == "authorization_pending")
             fixture.warden.clock.advance(by: 600.5)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http), status: .badRequest, code: "expired_token")
             // A node that never saw it reads the same from storage.
             await CacheRefreshService(runtime: fixture.warden.runtime).handle(.reconnected)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http), status: .badRequest, code: "expired_token")
         }
     }
@@ -145,7 +145,7 @@ struct BackchannelPollingTests {
             _ = try await fixture.warden.runtime.store.decideBackchannelRequest(
                 id: SecretHash.sha256Hex(id), approved: true, at: fixture.warden.clock.now())
             fixture.warden.clock.advance(by: 601)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http), status: .badRequest, code: "expired_token")
         }
     }
@@ -156,21 +156,21 @@ struct BackchannelPollingTests {
         let otherCredentials = [("client_id", other.id), ("client_secret", other.secret)]
         try await fixture.warden.test { http in
             let id = try await fixture.started(http: http)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(RandomToken.make(), http: http), status: .badRequest, code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http, credentials: otherCredentials), status: .badRequest,
                 code: "invalid_grant")
             // The other client's polls neither pace nor reveal the request; its owner still gets "pending".
             #expect(try await fixture.poll(id, http: http).json["error"] == "authorization_pending")
             await CacheRefreshService(runtime: fixture.warden.runtime).handle(.reconnected)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http, credentials: otherCredentials), status: .badRequest,
                 code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.poll(id, http: http, credentials: [("client_id", fixture.client.id)]),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm(
                     "/oauth/token",
                     [

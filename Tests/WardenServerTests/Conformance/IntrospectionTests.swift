@@ -142,16 +142,16 @@ struct IntrospectionTests {
             $0.tokenEndpointAuthMethod = "none"
         }
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/introspect", flow.credentials), status: .badRequest,
                 code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await Self.introspect(
                     "x", as: [("client_id", flow.client.id), ("client_secret", "wrong")], http: http),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await Self.introspect("x", as: [], http: http), status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await Self.introspect("x", as: [("client_id", publicClient.id)], http: http),
                 status: .unauthorized, code: "invalid_client")
         }
@@ -194,15 +194,15 @@ struct IntrospectionTests {
             // A token of the same client outside this grant is untouched.
             let other = try #require(try await flow.tokens(http: http)["access_token"]?.stringValue)
 
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(code, http: http), status: .badRequest, code: "invalid_grant")
 
             let after = try await http.execute(
                 uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(access)"])
-            CodeFlowFixture.expectError(after, status: .unauthorized, code: "invalid_token")
+            expectError(after, status: .unauthorized, code: "invalid_token")
             Self.expectInactive(try await Self.introspect(access, as: flow.credentials, http: http))
             Self.expectInactive(try await Self.introspect(refresh, as: flow.credentials, http: http))
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(refresh, http: http), status: .badRequest, code: "invalid_grant")
             let untouched = try await http.execute(
                 uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(other)"])

@@ -81,22 +81,22 @@ struct ResourceIndicatorTests {
                 [("resource", "urn:no-fragment#x")],
             ]
             for extra in refused {
-                CodeFlowFixture.expectError(
+                expectError(
                     try await http.postForm("/oauth/token", credentials + extra), status: .badRequest,
                     code: "invalid_target")
             }
             let severalInJSON = JSONValue.object(
                 Dictionary(uniqueKeysWithValues: credentials.map { ($0.0, JSONValue.string($0.1)) })
                     .merging(["resource": [.string(api.identifier), .string(other.identifier)]]) { $1 })
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postJSON("/oauth/token", severalInJSON.serialized), status: .badRequest,
                 code: "invalid_target")
             // A registered API the client has no grant for stays 403 access_denied (SPEC §5).
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", credentials + [("resource", other.identifier)]),
                 status: .forbidden, code: "access_denied")
             // Other parameters still may not repeat.
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm(
                     "/oauth/token", credentials + [("resource", api.identifier), ("scope", "a"), ("scope", "b")]),
                 status: .badRequest, code: "invalid_request")
@@ -112,7 +112,7 @@ struct ResourceIndicatorTests {
             for changes in [
                 ["resource": other.identifier], ["resource": "https://unknown.example.com/", "audience": nil],
             ] as [[String: String?]] {
-                CodeFlowFixture.expectError(
+                expectError(
                     try await fixture.start(changes, http: http), status: .badRequest, code: "invalid_target")
             }
         }

@@ -76,7 +76,7 @@ struct GuardianTicketTests {
             try await reader.expectError(
                 403, "insufficient_scope", .post, "guardian/enrollments/ticket", json: ["user_id": "x"])
             let anonymous = try await http.execute(uri: "/api/v2/guardian/enrollments/ticket", method: .post)
-            ManagementSession.expectError(anonymous, 401, "invalid_token")
+            expectError(anonymous, status: .init(code: 401), code: "invalid_token", shape: .management)
         }
     }
 

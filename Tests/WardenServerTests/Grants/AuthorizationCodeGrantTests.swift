@@ -146,7 +146,7 @@ struct AuthorizationCodeGrantTests {
         let flow = try await CodeFlowFixture.make()
         try await flow.warden.test { http in
             let response = try await mistake.send(flow, try await flow.code(), http)
-            CodeFlowFixture.expectError(response, status: mistake.status, code: mistake.code)
+            expectError(response, status: mistake.status, code: mistake.code)
         }
         #expect(try await flow.logs("feacft").count == 1)
         #expect(try await flow.logs("seacft").isEmpty)
@@ -157,7 +157,7 @@ struct AuthorizationCodeGrantTests {
         try await flow.warden.test { http in
             let code = try await flow.code()
             flow.warden.clock.advance(by: 61)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(code, http: http), status: .badRequest, code: "invalid_grant")
         }
     }
@@ -170,9 +170,9 @@ struct AuthorizationCodeGrantTests {
             #expect(first.status == .ok)
             let refreshToken = try #require(first.json["refresh_token"]?.stringValue)
             #expect(try await flow.refresh(refreshToken, http: http).status == .ok)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(code, http: http), status: .badRequest, code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(refreshToken, http: http), status: .badRequest, code: "invalid_grant")
         }
     }
@@ -193,10 +193,10 @@ struct AuthorizationCodeGrantTests {
     @Test func publicClientsMustUsePKCE() async throws {
         let flow = try await CodeFlowFixture.make(public: true)
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(try await flow.code(), http: http, verifier: nil), status: .badRequest,
                 code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(try await flow.code(challenge: nil), http: http), status: .badRequest,
                 code: "invalid_grant")
             #expect(try await flow.exchange(try await flow.code(), http: http).status == .ok)
@@ -208,7 +208,7 @@ struct AuthorizationCodeGrantTests {
         try await flow.warden.test { http in
             #expect(
                 try await flow.exchange(try await flow.code(challenge: nil), http: http, verifier: nil).status == .ok)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(try await flow.code(challenge: nil), http: http), status: .badRequest,
                 code: "invalid_grant")
         }
@@ -217,7 +217,7 @@ struct AuthorizationCodeGrantTests {
     @Test func aClientWithoutTheGrantIsUnauthorized() async throws {
         let flow = try await CodeFlowFixture.make(grantTypes: [.clientCredentials])
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(try await flow.code(), http: http), status: .badRequest,
                 code: "unauthorized_client")
         }
@@ -228,7 +228,7 @@ struct AuthorizationCodeGrantTests {
         let code = try await flow.code()
         _ = try await flow.warden.runtime.store.deleteUser(id: flow.user.userID)
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.exchange(code, http: http), status: .badRequest, code: "invalid_grant")
         }
     }

@@ -114,17 +114,6 @@ struct CodeFlowFixture {
         ).items
     }
 
-    /// Expects an OAuth error response (SPEC conventions: the status, the code, a description, `no-store`).
-    static func expectError(
-        _ response: TestResponse, status: HTTPResponse.Status, code: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(response.status == status, sourceLocation: sourceLocation)
-        #expect(response.json["error"] == .string(code), "\(response.json)", sourceLocation: sourceLocation)
-        #expect(response.json["error_description"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-        #expect(response.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
-    }
-
     /// The keys of `/.well-known/jwks.json`, for verifying tokens with jwt-kit (a third-party library).
     static func publishedKeys(http: some TestClientProtocol) async throws -> JWTKeyCollection {
         let jwks = try await http.execute(uri: "/.well-known/jwks.json", method: .get)

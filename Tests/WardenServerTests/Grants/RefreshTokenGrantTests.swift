@@ -67,9 +67,9 @@ struct RefreshTokenGrantTests {
             let second = try #require(response.json["refresh_token"]?.stringValue)
             #expect(second != first)
             let third = try #require(try await flow.refresh(second, http: http).json["refresh_token"]?.stringValue)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(first, http: http), status: .badRequest, code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(third, http: http), status: .badRequest, code: "invalid_grant")
         }
         let reused = try await flow.logs("ferrt")
@@ -101,7 +101,7 @@ struct RefreshTokenGrantTests {
                 #expect(issued.count <= 1, "round \(round): at most one use wins")
                 #expect(responses.filter { $0.0 == .badRequest }.count >= 49, "round \(round)")
                 for successor in issued {
-                    CodeFlowFixture.expectError(
+                    expectError(
                         try await flow.refresh(successor, http: http), status: .badRequest, code: "invalid_grant")
                 }
             }
@@ -123,7 +123,7 @@ struct RefreshTokenGrantTests {
             let full = try await flow.refresh(successor, http: http)
             #expect(full.json["scope"] == "openid profile offline_access")
             let next = try #require(full.json["refresh_token"]?.stringValue)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(next, http: http, scope: "openid email"), status: .badRequest,
                 code: "invalid_scope")
         }
@@ -133,7 +133,7 @@ struct RefreshTokenGrantTests {
         let (flow, token) = try await Self.start(rotating: true)
         let other = try await flow.warden.makeClient(grantTypes: [.refreshToken])
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(
                     token, http: http, credentials: [("client_id", other.id), ("client_secret", other.secret)]),
                 status: .badRequest, code: "invalid_grant")
@@ -144,12 +144,12 @@ struct RefreshTokenGrantTests {
     @Test func badRefreshRequests() async throws {
         let (flow, token) = try await Self.start(rotating: false)
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(RandomToken.make(), http: http), status: .badRequest, code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", [("grant_type", "refresh_token")] + flow.credentials),
                 status: .badRequest, code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(token, http: http, credentials: [("client_id", flow.client.id)]),
                 status: .unauthorized, code: "invalid_client")
         }
@@ -163,7 +163,7 @@ struct RefreshTokenGrantTests {
         try await flow.warden.test { http in
             #expect(try await flow.refresh(token, http: http).status == .ok)
             flow.warden.clock.advance(by: 3601)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(token, http: http), status: .badRequest, code: "invalid_grant")
         }
     }
@@ -172,7 +172,7 @@ struct RefreshTokenGrantTests {
         let (flow, token) = try await Self.start(rotating: false)
         _ = try await flow.warden.runtime.store.deleteUser(id: flow.user.userID)
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(token, http: http), status: .badRequest, code: "invalid_grant")
         }
     }

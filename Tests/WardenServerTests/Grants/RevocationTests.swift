@@ -29,7 +29,7 @@ struct RevocationTests {
                 "/oauth/revoke", [("token", refresh), ("token_type_hint", "refresh_token")] + flow.credentials)
             #expect(response.status == .ok)
             #expect(response.headers[.cacheControl] == "no-store")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(refresh, http: http), status: .badRequest, code: "invalid_grant")
         }
         let revoked = try await flow.logs("srrt")
@@ -44,7 +44,7 @@ struct RevocationTests {
             let response = try await http.postJSON(
                 "/oauth/revoke", #"{"client_id":"\#(flow.client.id)","token":"\#(refresh)","token_type_hint":null}"#)
             #expect(response.status == .ok)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await flow.refresh(refresh, http: http), status: .badRequest, code: "invalid_grant")
         }
     }
@@ -76,20 +76,20 @@ struct RevocationTests {
     @Test func badRevocationRequests() async throws {
         let (flow, refresh, _) = try await Self.start()
         try await flow.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/revoke", flow.credentials), status: .badRequest,
                 code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/revoke", [("token", refresh), ("client_id", flow.client.id)]),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm(
                     "/oauth/revoke", [("token", refresh), ("client_id", flow.client.id), ("client_secret", "wrong")]),
                 status: .unauthorized, code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/revoke", [("token", refresh)]), status: .unauthorized,
                 code: "invalid_client")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.execute(
                     uri: "/oauth/revoke", method: .post, headers: [.contentType: "text/plain"],
                     body: .init(string: "token=\(refresh)")),

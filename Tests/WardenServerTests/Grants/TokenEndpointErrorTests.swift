@@ -37,7 +37,7 @@ struct TokenEndpointErrorTests {
             let response = try await http.postForm(
                 "/oauth/token", [("grant_type", "client_credentials"), ("audience", s.api.identifier)],
                 headers: [.authorization: "Basic " + Data("\(s.client.id):wrong".utf8).base64EncodedString()])
-            CodeFlowFixture.expectError(response, status: .unauthorized, code: "invalid_client")
+            expectError(response, status: .unauthorized, code: "invalid_client")
             #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
         }
     }
@@ -47,10 +47,10 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             var form = s.form
             form[2] = ("client_secret", "wrong")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
             form[1] = ("client_id", "nobody")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", form), status: .unauthorized, code: "invalid_client")
         }
     }
@@ -60,7 +60,7 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token", s.form + [("padding", String(repeating: "x", count: 70_000))])
-            CodeFlowFixture.expectError(response, status: .contentTooLarge, code: "invalid_request")
+            expectError(response, status: .contentTooLarge, code: "invalid_request")
         }
     }
 
@@ -70,16 +70,16 @@ struct TokenEndpointErrorTests {
             let response = try await http.execute(
                 uri: "/oauth/token", method: .post, headers: [.contentType: "text/plain"],
                 body: ByteBuffer(string: "grant_type=client_credentials"))
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
     @Test func malformedJSONIs400() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postJSON("/oauth/token", "{not json"), status: .badRequest, code: "invalid_request")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postJSON("/oauth/token", "[1,2]"), status: .badRequest, code: "invalid_request")
         }
     }
@@ -88,7 +88,7 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             let response = try await http.postForm("/oauth/token", s.form + [("audience", s.api.identifier)])
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
@@ -102,7 +102,7 @@ struct TokenEndpointErrorTests {
                 uri: "/oauth/token", method: .post,
                 headers: [.contentType: "application/x-www-form-urlencoded"],
                 body: ByteBuffer(string: grantTypes + "&" + rest))
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            expectError(response, status: .badRequest, code: "invalid_request")
             #expect(response.json["error_description"] == "Parameter 'grant_type' is repeated")
         }
     }
@@ -110,12 +110,12 @@ struct TokenEndpointErrorTests {
     @Test func missingAndUnknownGrantTypes() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", Array(s.form.dropFirst())), status: .badRequest,
                 code: "invalid_request")
             var form = s.form
             form[0] = ("grant_type", "urn:example:magic")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", form), status: .badRequest, code: "unsupported_grant_type")
         }
     }
@@ -130,14 +130,14 @@ struct TokenEndpointErrorTests {
                     ("grant_type", "client_credentials"), ("client_id", other.id), ("client_secret", other.secret),
                     ("audience", s.api.identifier),
                 ])
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "unauthorized_client")
+            expectError(response, status: .badRequest, code: "unauthorized_client")
         }
     }
 
     @Test func missingAudienceIsInvalidRequest() async throws {
         let s = try await Self.setup()
         try await s.warden.test { http in
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", Array(s.form.dropLast())), status: .badRequest,
                 code: "invalid_request")
         }
@@ -149,10 +149,10 @@ struct TokenEndpointErrorTests {
         try await s.warden.test { http in
             var form = s.form
             form[3] = ("audience", otherAPI.identifier)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
             form[3] = ("audience", "https://unknown.example.com/")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm("/oauth/token", form), status: .forbidden, code: "access_denied")
         }
     }
@@ -161,7 +161,7 @@ struct TokenEndpointErrorTests {
         let s = try await Self.setup()
         try await s.warden.test { http in
             let response = try await http.postForm("/oauth/token", s.form + [("scope", "read:things write:things")])
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_scope")
+            expectError(response, status: .badRequest, code: "invalid_scope")
         }
     }
 
@@ -173,7 +173,7 @@ struct TokenEndpointErrorTests {
                 headers: [
                     .authorization: "Basic " + Data("\(s.client.id):\(s.client.secret)".utf8).base64EncodedString()
                 ])
-            CodeFlowFixture.expectError(response, status: .badRequest, code: "invalid_request")
+            expectError(response, status: .badRequest, code: "invalid_request")
         }
     }
 
@@ -184,7 +184,7 @@ struct TokenEndpointErrorTests {
             let response = try await http.postForm(
                 "/oauth/token",
                 [("grant_type", "client_credentials"), ("client_id", publicClient.id), ("audience", s.api.identifier)])
-            CodeFlowFixture.expectError(response, status: .unauthorized, code: "invalid_client")
+            expectError(response, status: .unauthorized, code: "invalid_client")
         }
     }
 

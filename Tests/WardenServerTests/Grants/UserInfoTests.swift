@@ -21,7 +21,7 @@ struct UserInfoTests {
     }
 
     static func expectInvalidToken(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
-        CodeFlowFixture.expectError(
+        expectError(
             response, status: .unauthorized, code: "invalid_token", sourceLocation: sourceLocation)
         #expect(response.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, sourceLocation: sourceLocation)
     }
@@ -58,7 +58,7 @@ struct UserInfoTests {
             #expect(byHeader.json["email"] == .string(flow.user.email!))
             let byForm = try await http.postForm("/userinfo", [("access_token", token)])
             #expect(byForm.json["sub"] == .string(flow.user.userID))
-            CodeFlowFixture.expectError(
+            expectError(
                 try await http.postForm(
                     "/userinfo", [("access_token", token)], headers: [.authorization: "Bearer \(token)"]),
                 status: .badRequest, code: "invalid_request")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WardenServer
+@testable import WardenMail
 
 /// RFC 5322 / MIME rendering of ``MailMessage`` (RFC 2045, 2046, 2047).
 @Suite("Mail: message rendering")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WardenServer
+@testable import WardenMail
 
 /// RFC 2045 §6.7 quoted-printable, as the text and HTML parts use it.
 @Suite("Mail: quoted-printable")

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 
-@testable import WardenServer
+@testable import WardenMail
 
 /// The pieces of the SMTP client that need no server: dot-stuffing, reply parsing, EHLO names.
 @Suite("Mail: SMTP protocol")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenServer
+import WardenMail
 
 /// `--smtp-url` (SPEC §1, §6.4).
 @Suite("Mail: SMTP URL")

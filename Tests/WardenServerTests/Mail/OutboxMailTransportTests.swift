@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import WardenServer
+@testable import WardenMail
 
 /// The outbox folder used when no SMTP server is configured (SPEC §1).
 @Suite("Mail: outbox")

@@ -16,12 +16,12 @@ struct ManagementAuthTests {
         let warden = try await TestWarden.make()
         try await warden.test { http in
             let none = try await http.execute(uri: "/api/v2/clients", method: .get)
-            ManagementSession.expectError(none, 401, "invalid_token")
+            expectError(none, status: .init(code: 401), code: "invalid_token", shape: .management)
             let garbage = ManagementSession(http: http, token: "not.a.jwt")
             try await garbage.expectError(401, "invalid_token", .get, "clients")
             let basic = try await http.execute(
                 uri: "/api/v2/users", method: .get, headers: [.authorization: "Basic YTpi"])
-            ManagementSession.expectError(basic, 401, "invalid_token")
+            expectError(basic, status: .init(code: 401), code: "invalid_token", shape: .management)
         }
     }
 

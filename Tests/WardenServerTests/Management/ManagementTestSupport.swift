@@ -42,19 +42,9 @@ struct ManagementSession {
         raw: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> String {
         let response = try await call(method, uri, json: json, raw: raw)
-        ManagementSession.expectError(response, status, errorCode, sourceLocation: sourceLocation)
+        WardenTesting.expectError(
+            response, status: .init(code: status), code: errorCode, shape: .management, sourceLocation: sourceLocation)
         return response.json["message"]?.stringValue ?? ""
-    }
-
-    static func expectError(
-        _ response: TestResponse, _ status: Int, _ errorCode: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(response.status.code == status, "\(String(buffer: response.body))", sourceLocation: sourceLocation)
-        let body = response.json
-        #expect(body["statusCode"] == .number(Double(status)), sourceLocation: sourceLocation)
-        #expect(body["errorCode"]?.stringValue == errorCode, sourceLocation: sourceLocation)
-        #expect(body["error"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-        #expect(body["message"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
     }
 
     /// A session of the bootstrap management client (every scope).

@@ -27,7 +27,7 @@ struct UnmatchedRouteTests {
         let warden = try await TestWarden.make()
         try await warden.test { http in
             let response = try await http.execute(uri: path, method: .get)
-            ManagementSession.expectError(response, 404, "not_found")
+            expectError(response, status: .init(code: 404), code: "not_found", shape: .management)
             #expect(response.json["error"] == "Not Found")
         }
     }
@@ -52,7 +52,7 @@ struct UnmatchedRouteTests {
             #expect(token.json["error"] == "method_not_allowed")
 
             let client = try await http.execute(uri: "/api/v2/clients/abc", method: .put)
-            ManagementSession.expectError(client, 405, "method_not_allowed")
+            expectError(client, status: .init(code: 405), code: "method_not_allowed", shape: .management)
             #expect(client.json["error"] == "Method Not Allowed")
             #expect(client.headers[.allow] == "DELETE, GET, PATCH")
 

@@ -65,9 +65,9 @@ struct SessionTransferExchangeTests {
             #expect(try await fixture.family(of: second) == (try await fixture.family(of: first)))
             let third = try #require(
                 try await fixture.exchange(second, form: form, http: http).json["refresh_token"]?.stringValue)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.exchange(first, form: form, http: http), status: .badRequest, code: "invalid_grant")
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.native.refresh(third, http: http), status: .badRequest, code: "invalid_grant")
         }
         #expect(try await fixture.native.logs("ferrt").count == 1)
@@ -80,7 +80,7 @@ struct SessionTransferExchangeTests {
         }
         try await fixture.warden.test { http in
             let refreshToken = try await fixture.refreshToken(http: http)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.exchange(refreshToken, form: form, http: http), status: .badRequest,
                 code: "unauthorized_client")
             #expect(try await fixture.native.refresh(refreshToken, http: http).status == .ok)
@@ -95,7 +95,7 @@ struct SessionTransferExchangeTests {
         let fixture = try await Fixture.make { $0.grantTypes.removeAll { $0 == GrantType.tokenExchange.rawValue } }
         try await fixture.warden.test { http in
             let refreshToken = try await fixture.refreshToken(http: http)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.exchange(refreshToken, form: .tokenExchange, http: http), status: .badRequest,
                 code: "unauthorized_client")
             #expect(try await fixture.exchange(refreshToken, form: .sdk, http: http).status == .ok)
@@ -109,7 +109,7 @@ struct SessionTransferExchangeTests {
         try await fixture.warden.test { http in
             let othersToken = try await other.refreshToken(http: http)
             for token in ["not-a-token", othersToken] {
-                CodeFlowFixture.expectError(
+                expectError(
                     try await fixture.exchange(token, form: form, http: http), status: .badRequest,
                     code: "invalid_grant")
             }
@@ -132,7 +132,7 @@ struct SessionTransferExchangeTests {
         let fixture = try await Fixture.make()
         try await fixture.warden.test { http in
             let refreshToken = try await fixture.refreshToken(http: http)
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.exchange(refreshToken, form: .tokenExchange, http: http, changes: changes),
                 status: .badRequest, code: code)
         }

@@ -60,7 +60,7 @@ struct SessionTransferRevocationTests {
         try await fixture.warden.test { http in
             let made = try await Self.transferredSession(fixture, http: http)
             // The exchange rotated the native token: presenting it again is a reuse.
-            CodeFlowFixture.expectError(
+            expectError(
                 try await fixture.native.refresh(made.refreshToken, http: http), status: .badRequest,
                 code: "invalid_grant")
             #expect(try await fixture.warden.runtime.store.session(id: made.session.id) == nil)
