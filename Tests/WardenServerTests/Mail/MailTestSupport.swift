@@ -206,7 +206,9 @@ final class SMTPSink {
         return try await body(sink)
     }
 
-    static var scriptPath: String { ExternalTools.repositoryRoot.appendingPathComponent("scripts/test-support/smtp-sink.py").path }
+    static var scriptPath: String {
+        ExternalTools.repositoryRoot.appendingPathComponent("scripts/test-support/smtp-sink.py").path
+    }
 
     private static func start(script: [String], directory: URL, sinkOptions: Bool = true) async throws -> SMTPSink {
         let maildir = directory.appendingPathComponent("maildir-" + UUID().uuidString)
