@@ -14,7 +14,7 @@ struct DeviceAPIController {
             store: runtime.store, verifier: DeviceJWTVerifier(clock: runtime.clock), issuer: runtime.issuer)
     }
 
-    func addRoutes(to router: Router<WardenRequestContext>) {
+    func addRoutes(to router: some RouterMethods<WardenRequestContext>) {
         let api = router.group("appliance-mfa/api")
         api.post("enroll") { request, context in try await enroll(request, context) }
         api.patch("device-accounts/:id") { request, context in try await update(request, context) }

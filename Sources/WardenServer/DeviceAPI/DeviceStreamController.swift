@@ -38,7 +38,7 @@ struct DeviceStreamController {
 
     /// The stream's path without an upgrade: 401 `invalid_token` or 404 `device_account_not_found` like any
     /// device-account request (SPEC §7), else 426 naming the protocol to upgrade to (RFC 9110 §15.5.22).
-    func addRoutes(to router: Router<WardenRequestContext>) {
+    func addRoutes(to router: some RouterMethods<WardenRequestContext>) {
         router.get(Self.path) { request, context in
             _ = try await authorization.authorize(request, enrollmentID: try DeviceAPIController.id(context))
             return Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"])

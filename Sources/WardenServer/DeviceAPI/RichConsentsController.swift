@@ -13,7 +13,7 @@ struct RichConsentsController {
 
     let runtime: WardenRuntime
 
-    func addRoutes(to router: Router<WardenRequestContext>) {
+    func addRoutes(to router: some RouterMethods<WardenRequestContext>) {
         router.get("rich-consents/:id") { request, context in
             var resolved: DeviceTransactions.Resolved?
             do {

@@ -3,14 +3,38 @@ import Hummingbird
 import Logging
 import WardenCore
 
-/// Turns any error that is not already an API error into the `server_error` shape of the API that received
-/// it (never a stack trace), and logs the detail with the request id. ``OAuthError`` and ``ManagementError``
-/// with a debug detail are logged too (the detail never reaches the client). While the database is down (as
-/// `store` tells), the answer is 503 with `Retry-After` instead (SPEC §11, ``ServiceUnavailable``).
+/// The error body of a group of routes (SPEC conventions).
+enum ErrorResponseShape: Sendable {
+    /// `{"error", "error_description"}` (RFC 6749 §5.2): the Authentication API, discovery, health.
+    case oauth
+    /// `{"statusCode", "error", "message", "errorCode"}`: the Management API (SPEC §9) and the device API and
+    /// rich consents (SPEC §7).
+    case management
+}
+
+/// Turns any error that is not already an API error into the `server_error` shape of its route group (never a
+/// stack trace), and logs the detail with the request id. While the database is down (as `store` tells), the
+/// answer is 503 with `Retry-After` instead (SPEC §11, ``ServiceUnavailable``).
+///
+/// The router has one, in the OAuth shape, which also logs the debug detail of ``OAuthError`` and
+/// ``ManagementError`` refusals (the detail never reaches the client). A route group whose errors take another
+/// shape adds its own (`logsRefusals: false`, so a refusal is logged once, by the router's): the group's shape is
+/// a property of its routes, not of a path prefix. Hosted pages answer their failures themselves
+/// (``HostedPages``).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = WardenRequestContext
     /// The store whose errors may mean an outage.
     let store: any WardenStore
+    /// The shape of the answer to an unexpected error or an outage on the routes below this middleware.
+    let shape: ErrorResponseShape
+    /// Whether refusals' debug details are logged here (the router's middleware) or left to an outer one.
+    let logsRefusals: Bool
+
+    init(store: any WardenStore, shape: ErrorResponseShape = .oauth, logsRefusals: Bool = true) {
+        self.store = store
+        self.shape = shape
+        self.logsRefusals = logsRefusals
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -18,12 +42,12 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as OAuthError {
-            if let detail = error.debugDetail {
+            if logsRefusals, let detail = error.debugDetail {
                 context.logger.notice("\(error.code.rawValue): \(detail)")
             }
             throw error
         } catch let error as ManagementError {
-            if let detail = error.debugDetail {
+            if logsRefusals, let detail = error.debugDetail {
                 context.logger.notice("\(error.errorCode): \(detail)")
             }
             throw error
@@ -31,15 +55,14 @@ struct ErrorMiddleware: RouterMiddleware {
             throw error
         } catch  where store.isUnavailable(error) {
             context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
-            return try ServiceUnavailable.response(to: request, context: context)
+            return try ServiceUnavailable.response(shape, to: request, context: context)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
-            // The shape of the route's family: the Management API and the device API answer in the Management
-            // shape (SPEC §7, §9), the rest in the OAuth one.
-            if UnmatchedRouteMiddleware.Family(path: request.uri.path) == .management {
-                throw ManagementError.serverError(debug: "\(error)")
+            return switch shape {
+            case .oauth: try OAuthError.serverError(debug: "\(error)").response(from: request, context: context)
+            case .management:
+                try ManagementError.serverError(debug: "\(error)").response(from: request, context: context)
             }
-            throw OAuthError.serverError(debug: "\(error)")
         }
     }
 }

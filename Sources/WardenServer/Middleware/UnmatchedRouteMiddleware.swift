@@ -14,7 +14,8 @@ import WardenCore
 struct UnmatchedRouteMiddleware: RouterMiddleware {
     typealias Context = WardenRequestContext
 
-    /// Which error shape a path gets.
+    /// Which error shape a path gets. Only for requests no route answers, where the path is all there is: a
+    /// matched route's errors take its route group's shape (``ErrorMiddleware``).
     enum Family: Equatable {
         case management, api, browser
 
