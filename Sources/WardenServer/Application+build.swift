@@ -32,6 +32,11 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     RevocationController(runtime: runtime).addRoutes(to: router)
     IntrospectionController(runtime: runtime).addRoutes(to: router)
     UserInfoController(runtime: runtime).addRoutes(to: router)
+    ClientRegistrationController(
+        mode: runtime.configuration.registration, clients: runtime.store,
+        managementAuth: ManagementAuthMiddleware(runtime: runtime), limiter: RegistrationRateLimiter(clock: runtime.clock),
+        eventLog: runtime.eventLog, clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: managementShaped)
         .add(middleware: ManagementAuthMiddleware(runtime: runtime))

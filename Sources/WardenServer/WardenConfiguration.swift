@@ -27,9 +27,21 @@ public struct WardenConfiguration: Sendable {
     public var outboxDirectory: String = "warden-mail"
     /// bcrypt cost for user passwords.
     public var bcryptCost: UInt8 = 10
+    /// Dynamic client registration (`--registration`, SPEC §13).
+    public var registration: RegistrationMode = .off
 
     public init(issuer: URL) {
         self.issuer = issuer
+    }
+
+    /// Who may register a client at `POST /oidc/register` (SPEC §13, RFC 7591).
+    public enum RegistrationMode: String, Sendable, CaseIterable {
+        /// No registration endpoint (the default).
+        case off
+        /// Anyone, within the per-address rate limit.
+        case open
+        /// A caller with a Management token holding `create:clients` (RFC 7591 §3's initial access token).
+        case token
     }
 
     /// APNs provider settings (`--apns-*`).

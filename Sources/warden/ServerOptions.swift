@@ -92,6 +92,11 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "PEM private key for --tls-cert (env WARDEN_TLS_KEY).") var tlsKey: String?
     @Option(help: "Seconds between refreshes of each node's caches, at most 60 (env WARDEN_CACHE_TTL, default 60).")
     var cacheTTL: String?
+    @Option(
+        help:
+            "Dynamic client registration at /oidc/register: off, open, or token (a Management token with create:clients) (env WARDEN_REGISTRATION, default off)."
+    )
+    var registration: String?
 
     /// Resolves flags, environment and defaults into a validated configuration; every message names the flag or
     /// the environment variable the user actually set.
@@ -164,6 +169,12 @@ struct ServerOptions: ParsableArguments {
                 throw settings.invalid(ttl.name, "must be a number of seconds in (0, 60]", got: ttl.value)
             }
             configuration.cacheTTL = seconds
+        }
+        if let mode = settings.string(registration, flag: "--registration", env: "WARDEN_REGISTRATION") {
+            guard let value = WardenConfiguration.RegistrationMode(rawValue: mode.value.lowercased()) else {
+                throw settings.invalid(mode.name, "must be off, open or token", got: mode.value)
+            }
+            configuration.registration = value
         }
         return configuration
     }

@@ -22,6 +22,8 @@ public struct Client: Codable, Sendable, Equatable {
     public var backchannelTokenDeliveryMode: String?
     public var backchannelClientNotificationEndpoint: String?
     public var clientMetadata: [String: String]
+    /// Set when the client registered itself (SPEC §13); `nil` for clients an operator made.
+    public var registration: ClientRegistration?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case clientID = "client_id"
@@ -42,6 +44,7 @@ public struct Client: Codable, Sendable, Equatable {
         case backchannelTokenDeliveryMode = "backchannel_token_delivery_mode"
         case backchannelClientNotificationEndpoint = "backchannel_client_notification_endpoint"
         case clientMetadata = "client_metadata"
+        case registration
     }
 
     /// The JSON property names a Management API body may carry.
@@ -85,6 +88,7 @@ public struct Client: Codable, Sendable, Equatable {
         backchannelClientNotificationEndpoint = try c.decodeIfPresent(
             String.self, forKey: .backchannelClientNotificationEndpoint)
         clientMetadata = try c.decodeIfPresent([String: String].self, forKey: .clientMetadata) ?? [:]
+        registration = try c.decodeIfPresent(ClientRegistration.self, forKey: .registration)
     }
 
     /// Whether the client authenticates without a secret (public native/SPA clients).
@@ -92,9 +96,11 @@ public struct Client: Codable, Sendable, Equatable {
         tokenEndpointAuthMethod == "none" && clientAuthenticationMethods?.privateKeyJWT == nil
     }
 
-    /// Whether this client may use `grant` (SPEC §4: `unauthorized_client` otherwise).
+    /// Whether this client may use `grant` (SPEC §4: `unauthorized_client` otherwise). A registered client never
+    /// gets more than ``ClientRegistration/grantTypes`` (SPEC §13).
     public func allows(_ grant: GrantType) -> Bool {
-        grantTypes.contains(grant.rawValue)
+        if registration != nil, !ClientRegistration.grantTypes.contains(grant) { return false }
+        return grantTypes.contains(grant.rawValue)
     }
 }
 

@@ -87,6 +87,10 @@ public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByS
     public static let pushFailed: LogEventType = "gd_send_pn_failure"
     /// A consent fetch was refused (SPEC §7.3).
     public static let richConsentsAccessError: LogEventType = "rich_consents_access_error"
+    /// A client registered itself (SPEC §13, RFC 7591).
+    public static let registrationSucceeded: LogEventType = "sdcr"
+    /// A dynamic registration was refused (SPEC §13).
+    public static let registrationFailed: LogEventType = "fdcr"
 }
 
 extension LogEvent {

@@ -36,6 +36,9 @@ struct DiscoveryController: Sendable {
     /// The members of the document that do not change while the process runs, in wire order.
     func members() -> [(String, JSONValue)] {
         let issuer = runtime.issuer
+        // SPEC §13: the registration endpoint, when registration is on.
+        let registration: [(String, JSONValue)] =
+            runtime.configuration.registration == .off ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
         return [
             ("issuer", .string(issuer)),
             ("authorization_endpoint", .string(issuer + "authorize")),
@@ -74,6 +77,6 @@ struct DiscoveryController: Sendable {
             ("request_parameter_supported", false),
             ("request_uri_parameter_supported", false),
             ("acr_values_supported", [.string(Self.multiFactorACR)]),
-        ]
+        ] + registration
     }
 }

@@ -40,7 +40,9 @@ struct SessionTransferGrant: GrantHandler {
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
-        guard let settings = client.sessionTransfer, settings.canCreateSessionTransferToken else {
+        // A registered client never does (SPEC §13), whatever its settings say.
+        guard client.registration == nil, let settings = client.sessionTransfer, settings.canCreateSessionTransferToken
+        else {
             throw OAuthError(.unauthorizedClient, "The client may not create session transfer tokens")
         }
         let context = try await refresh.redeem(try subjectToken(request), request: request)

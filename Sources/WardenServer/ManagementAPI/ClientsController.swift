@@ -16,8 +16,8 @@ struct ClientsController {
         "client_credentials", "authorization_code", "refresh_token", "urn:openid:params:grant-type:ciba",
         "urn:ietf:params:oauth:grant-type:token-exchange", "implicit", "password",
     ]
-    /// What a body may set: every client property except the server-owned `client_id`.
-    static let writable = Client.propertyNames.subtracting(["client_id"])
+    /// What a body may set: every client property except the server-owned `client_id` and `registration`.
+    static let writable = Client.propertyNames.subtracting(["client_id", "registration"])
 
     func addRoutes(to group: RouterGroup<WardenRequestContext>) {
         group.get("clients") { request, context in

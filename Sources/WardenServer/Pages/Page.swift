@@ -39,9 +39,16 @@ struct ConsentPage: Page {
     var formAction: String
     var state: String
     var csrf: String
+    /// Set for a client that registered itself (SPEC §13): the page says it is not verified.
+    var unverified: Unverified?
 
     struct ScopeLine: Sendable {
         var description: String
+    }
+
+    /// What the page says of a self-registered client: the host of its `client_uri`, when it gave one.
+    struct Unverified: Sendable {
+        var host: String?
     }
 }
 

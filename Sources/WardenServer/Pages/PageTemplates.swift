@@ -42,6 +42,9 @@ enum PageTemplates {
     static let consent = """
         {{<layout}}{{$content}}{{#page}}
         <p><strong>{{clientName}}</strong> asks for access to your account ({{email}}):</p>
+        {{#unverified}}<p class="unverified" role="note"><strong>Not verified.</strong> This application registered
+        itself; no administrator has checked who runs it.{{#host}} It says it comes from <strong>{{host}}</strong>.{{/host}}
+        Allow only if you started this and trust it.</p>{{/unverified}}
         <ul class="scopes">
         {{#scopes}}<li>{{description}}</li>
         {{/scopes}}

@@ -16,6 +16,7 @@ enum Stylesheet {
         border-radius:.5rem;background:#2b59c3;color:#fff;cursor:pointer}
         button.secondary{background:#e2e8f0;color:#1c2430}
         .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
+        .unverified{padding:.75rem;border-radius:.5rem;background:#fff4e0;color:#6b4100;overflow-wrap:anywhere}
         .advice,.hint{color:#4a5568}
         .hint{font-size:.875rem}
         .qr svg{display:block;width:100%;max-width:18rem;height:auto;margin:0 auto}

@@ -74,9 +74,10 @@ struct AuthorizationFlow: Sendable {
         let transaction = LoginTransaction(request: request, sessionID: session.id, grantedScope: granted)
         let id = try await transactions.start(transaction, stage: .consent)
         let page = ConsentPage(
-            clientName: client.name, email: user.email ?? user.userID,
+            clientName: DisplayText.clean(client.name), email: user.email ?? user.userID,
             scopes: try await scopes.descriptions(of: granted, audience: request.audience), formAction: consentPath,
-            state: id, csrf: transaction.csrf)
+            state: id, csrf: transaction.csrf,
+            unverified: client.registration.map { .init(host: $0.clientHost.map(DisplayText.clean)) })
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 
