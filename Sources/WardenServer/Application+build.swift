@@ -34,7 +34,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     UserInfoController(runtime: runtime).addRoutes(to: router)
     ClientRegistrationController(
         mode: runtime.configuration.registration, clients: runtime.store,
-        managementAuth: ManagementAuthMiddleware(runtime: runtime), limiter: RegistrationRateLimiter(clock: runtime.clock),
+        managementAuth: ManagementAuthMiddleware(runtime: runtime),
+        limiter: RegistrationRateLimiter(clock: runtime.clock),
         eventLog: runtime.eventLog, clock: runtime.clock, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)

@@ -1,16 +1,19 @@
 import SQLKit
 public import WardenCore
 
-/// `clients(client_id, secret_hash, data, created_at, updated_at)`: `data` is the ``Client`` JSON.
+public import struct Foundation.Date
+
+/// `clients(client_id, secret_hash, data, created_at, updated_at, expires_at)`: `data` is the ``Client`` JSON;
+/// `expires_at` is set only for registered clients (SPEC §13).
 extension SQLStore {
     public func insertClient(_ record: ClientRecord) async throws {
         let data = try JSONColumn.encode(record.client)
         try await UniqueViolation.mapped("A client with client_id '\(record.client.clientID)' already exists") {
             try await sql.insert(into: "clients")
-                .columns("client_id", "secret_hash", "data", "created_at", "updated_at")
+                .columns("client_id", "secret_hash", "data", "created_at", "updated_at", "expires_at")
                 .values(
                     record.client.clientID, record.secretHash, data, record.createdAt.millisecondsSince1970,
-                    record.updatedAt.millisecondsSince1970
+                    record.updatedAt.millisecondsSince1970, record.expiresAt?.millisecondsSince1970
                 )
                 .run()
         }
@@ -39,6 +42,15 @@ extension SQLStore {
         guard updated != nil else { throw StorageError.notFound }
     }
 
+    public func extendClientExpiry(id clientID: String, to date: Date) async throws {
+        try await sql.update("clients")
+            .set("expires_at", to: date.millisecondsSince1970)
+            .where("client_id", .equal, clientID)
+            .where("expires_at", .isNot, SQLLiteral.null)
+            .where("expires_at", .lessThan, date.millisecondsSince1970)
+            .run()
+    }
+
     public func deleteClient(id clientID: String) async throws -> Bool {
         try await transaction { db in
             try await db.delete(from: "client_grants").where("client_id", .equal, clientID).run()
@@ -52,6 +64,7 @@ extension SQLStore {
             client: try row.json("data"),
             secretHash: try row.value("secret_hash"),
             createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"))
+            updatedAt: try row.date("updated_at"),
+            expiresAt: try row.optionalDate("expires_at"))
     }
 }

@@ -10,6 +10,7 @@ extension SQLStore {
     /// PostgreSQL, which has no `rowid` — so each call deletes at most `limit` rows, found through the
     /// column's index.
     public func purgeBatch(_ kind: EndingRecords, endedBefore date: Date, limit: Int) async throws -> Int {
+        if kind == .registeredClients { return try await purgeRegisteredClients(endedBefore: date, limit: limit) }
         guard let (table, column) = Self.endColumns[kind] else { return 0 }
         let row = engine == .sqlite ? "rowid" : "ctid"
         let batch = sql.select().column(row).from(table)
@@ -18,6 +19,19 @@ extension SQLStore {
             .where(SQLColumn(row), .in, SQLGroupExpression(batch.select))
             .returning(SQLLiteral.numeric("1"))
             .all().count
+    }
+
+    /// Registered clients past `expires_at` (SPEC §13) and their client grants, in one transaction.
+    private func purgeRegisteredClients(endedBefore date: Date, limit: Int) async throws -> Int {
+        try await transaction { db in
+            let ids = try await db.select().column("client_id").from("clients")
+                .where("expires_at", .lessThan, date.millisecondsSince1970).limit(limit)
+                .all(decodingColumn: "client_id", as: String.self)
+            guard !ids.isEmpty else { return 0 }
+            try await db.delete(from: "client_grants").where("client_id", .in, ids).run()
+            try await db.delete(from: "clients").where("client_id", .in, ids).run()
+            return ids.count
+        }
     }
 
     /// The table and end column of each kind of record.

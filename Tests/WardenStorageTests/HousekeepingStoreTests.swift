@@ -67,4 +67,37 @@ struct HousekeepingStoreTests {
             #expect(try await store.count(from: "login_locks", where: SQLStore.equals("user_id", unknown)) == 0)
         }
     }
+
+    @Test(
+        "registered clients: the expired ones go with their grants; a token moves the expiry forward only",
+        arguments: TestDatabase.available)
+    func registeredClients(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            func insert(_ id: String, expiresAt: Date?) async throws {
+                try await store.insertClient(
+                    ClientRecord(
+                        client: Client(clientID: id, name: id), secretHash: nil, createdAt: Self.at(0),
+                        updatedAt: Self.at(0), expiresAt: expiresAt))
+            }
+            let expired = uniqueID("expired"), extended = uniqueID("extended"), operatorMade = uniqueID("operator")
+            try await insert(expired, expiresAt: Self.at(1000))
+            try await insert(extended, expiresAt: Self.at(1100))
+            try await insert(operatorMade, expiresAt: nil)
+            try await store.insertClientGrant(
+                ClientGrant(id: uniqueID("cgr"), clientID: expired, audience: "https://api.example/", scope: []))
+
+            try await store.extendClientExpiry(id: extended, to: Self.at(5000))
+            try await store.extendClientExpiry(id: extended, to: Self.at(3000))  // never backwards
+            try await store.extendClientExpiry(id: operatorMade, to: Self.at(5000))  // an operator's client has none
+            #expect(try await store.client(id: extended)?.expiresAt == Self.at(5000))
+            #expect(try await store.client(id: operatorMade)?.expiresAt == nil)
+
+            let deleted = try await store.purgeBatch(.registeredClients, endedBefore: Self.at(2000), limit: 100)
+            #expect(database == .postgres ? deleted <= 100 : deleted == 1)
+            #expect(try await store.client(id: expired) == nil)
+            #expect(try await store.clientGrants(clientID: expired, audience: nil, page: nil).items.isEmpty)
+            #expect(try await store.client(id: extended) != nil)
+            #expect(try await store.client(id: operatorMade) != nil)
+        }
+    }
 }

@@ -73,12 +73,21 @@ struct ServerOptionsTests {
                 "WARDEN_SMTP_URL must be a URL with scheme smtp or smtps, got 'http://mail'"
             ),
             (["--tls-cert", "/nonexistent.pem"], [:], "--tls-cert: cannot read the file '/nonexistent.pem'"),
+            ([], ["WARDEN_REGISTRATION": "anyone"], "WARDEN_REGISTRATION must be off, open or token, got 'anyone'"),
         ])
     func messagesNameTheSettingTheUserGave(arguments: [String], environment: [String: String], message: String) {
         let error = #expect(throws: ConfigurationError.self) {
             try ServerOptions.parse(arguments).resolve(Settings(environment: environment))
         }
         #expect(error?.description == message)
+    }
+
+    /// SPEC §13: `--registration off|open|token`, `WARDEN_REGISTRATION`, default `off`.
+    @Test func registrationModeIsParsed() throws {
+        let settings = Settings(environment: ["WARDEN_REGISTRATION": "token"])
+        #expect(try ServerOptions.parse([]).resolve(Settings(environment: [:])).registration == .off)
+        #expect(try ServerOptions.parse([]).resolve(settings).registration == .token)
+        #expect(try ServerOptions.parse(["--registration", "open"]).resolve(settings).registration == .open)
     }
 
     @Test func logSettingsAreValidated() throws {

@@ -87,7 +87,8 @@ def warden(request, _smtp_sink_started) -> Warden:
     server = Warden(binary=binary, workdir=workdir, database_url=_database_url(workdir),
                     mgmt_client_id="interop-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
                     pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
-                    env={"WARDEN_SMTP_URL": sink.url} if sink is not None else None)
+                    # Registration on, so the suite covers /oidc/register (SPEC §13) on the shared server too.
+                    env={"WARDEN_REGISTRATION": "open", **({"WARDEN_SMTP_URL": sink.url} if sink is not None else {})})
     _SERVERS.append(server)
     server.start()
     try:

@@ -83,7 +83,7 @@ def test_document_is_valid_openapi_3_1(spec):
 
 
 # The Authentication API paths in the document: their errors are {error, error_description} (SPEC conventions).
-OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/revoke", "/userinfo")
+OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/revoke", "/userinfo", "/oidc/register")
 # RFC 7009 §2.2: a revocation answers 200 with no body.
 EMPTY_SUCCESSES = {("/oauth/revoke", "post", "200")}
 
@@ -204,6 +204,21 @@ def test_introspection_and_authorization_server_metadata(api, warden):
     assert missing["error"] == "invalid_request", missing
     wrong = api.expect(401, "POST", "/oauth/introspect", data={**creds, "client_secret": "wrong" * 8, "token": token})
     assert wrong.json()["error"] == "invalid_client", describe(wrong)
+
+
+def test_dynamic_client_registration(api):
+    """RFC 7591 through the document (SPEC §13; the suite's server runs with WARDEN_REGISTRATION=open)."""
+    created = api.expect(201, "POST", "/oidc/register", json={
+        "client_name": "OpenAPI agent", "redirect_uris": ["http://127.0.0.1:9/callback"],
+        "token_endpoint_auth_method": "client_secret_post"}).json()
+    assert created["client_secret_expires_at"] == 0 and created["client_secret"], created
+    refused = api.expect(400, "POST", "/oidc/register", json={"redirect_uris": ["http://agent.test/callback"]})
+    assert refused.json()["error"] == "invalid_redirect_uri", describe(refused)
+    metadata = api.expect(400, "POST", "/oidc/register", json={"redirect_uris": ["https://agent.test/cb"],
+                                                                "grant_types": ["client_credentials"]})
+    assert metadata.json()["error"] == "invalid_client_metadata", describe(metadata)
+    api.expect(413, "POST", "/oidc/register", json={"redirect_uris": ["https://agent.test/cb"],
+                                                    "software_id": "x" * (70 * 1024)})
 
 
 def test_backchannel_authorize_revoke_and_userinfo(api, warden):

@@ -1,5 +1,5 @@
-import CryptoExtras
 import Crypto
+import CryptoExtras
 import Foundation
 
 extension JWSVerifier {

@@ -23,6 +23,8 @@ public struct ClientRegistration: Codable, Sendable, Equatable {
     /// The grants a registered client can ever use: no `client_credentials`, CIBA or session transfer (SPEC
     /// §13), whatever its `grant_types` say.
     public static let grantTypes: Set<GrantType> = [.authorizationCode, .refreshToken]
+    /// A registered client is deleted this long after its registration or its last token (SPEC §13: 30 days).
+    public static let unusedLifetime: Double = 30 * 86400
 
     public var method: Method
     /// When it registered, in seconds since the epoch (RFC 7591 §3.2.1 `client_id_issued_at`).

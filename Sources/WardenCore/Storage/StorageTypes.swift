@@ -37,12 +37,16 @@ public struct ClientRecord: Sendable, Equatable {
     public var secretHash: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When housekeeping deletes the client: a registered client (SPEC §13) 30 days after its last token;
+    /// `nil` (never) for the clients an operator makes.
+    public var expiresAt: Date?
 
-    public init(client: Client, secretHash: String?, createdAt: Date, updatedAt: Date) {
+    public init(client: Client, secretHash: String?, createdAt: Date, updatedAt: Date, expiresAt: Date? = nil) {
         self.client = client
         self.secretHash = secretHash
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.expiresAt = expiresAt
     }
 }
 

@@ -8,8 +8,11 @@ public protocol ClientStore: Sendable {
     func client(id clientID: String) async throws -> ClientRecord?
     /// A page of clients ordered by creation, or every client when `page` is `nil`.
     func clients(page: PageRequest?) async throws -> PageResult<ClientRecord>
-    /// Replaces a client; throws ``StorageError/notFound`` when it does not exist.
+    /// Replaces a client; throws ``StorageError/notFound`` when it does not exist. Its `expiresAt` is kept.
     func updateClient(_ record: ClientRecord) async throws
+    /// Moves the expiry of a client that has one (a registered client, SPEC §13) to `date` when it is earlier;
+    /// a client without an expiry is left alone.
+    func extendClientExpiry(id clientID: String, to date: Date) async throws
     /// Deletes a client and its client grants; `false` when it did not exist.
     func deleteClient(id clientID: String) async throws -> Bool
 }
@@ -299,4 +302,6 @@ public struct EndingRecords: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let loginFailures = EndingRecords(rawValue: "login_failures")
     /// Password-login locks that ended before the date.
     public static let loginLocks = EndingRecords(rawValue: "login_locks")
+    /// Registered clients (SPEC §13) past their expiry, with their client grants.
+    public static let registeredClients = EndingRecords(rawValue: "registered_clients")
 }

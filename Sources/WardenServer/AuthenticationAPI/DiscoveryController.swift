@@ -38,7 +38,8 @@ struct DiscoveryController: Sendable {
         let issuer = runtime.issuer
         // SPEC §13: the registration endpoint, when registration is on.
         let registration: [(String, JSONValue)] =
-            runtime.configuration.registration == .off ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
+            runtime.configuration.registration == .off
+            ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
         return [
             ("issuer", .string(issuer)),
             ("authorization_endpoint", .string(issuer + "authorize")),

@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import WardenCore
 
 /// `POST /oauth/token` (RFC 6749 §3.2): parses the body, authenticates the client, checks the client may use
@@ -40,6 +42,7 @@ struct TokenController: Sendable {
                 TokenRequest(
                     parameters: parameters, client: client, ip: ip,
                     userAgent: userAgent))
+            await keepRegistration(of: client, context: context)
             return .json(JSONValue.serializedObject(response.members), noStore: true)
         } catch let error as OAuthError where handler.logs(error) {
             runtime.eventLog.record(
@@ -48,6 +51,19 @@ struct TokenController: Sendable {
                     clientID: parameters["client_id"], ip: ip, userAgent: userAgent,
                     audience: parameters["audience"] ?? parameters["resource"], scope: parameters["scope"]))
             throw error
+        }
+    }
+
+    /// A token keeps a registered client for another 30 days (SPEC §13). Written only when it moves the expiry
+    /// this node last read by more than a day, and never failing the token already issued.
+    private func keepRegistration(of record: ClientRecord, context: WardenRequestContext) async {
+        guard let expiresAt = record.expiresAt else { return }
+        let until = runtime.clock.now().addingTimeInterval(ClientRegistration.unusedLifetime)
+        guard until.timeIntervalSince(expiresAt) > 86400 else { return }
+        do {
+            try await runtime.store.extendClientExpiry(id: record.client.clientID, to: until)
+        } catch {
+            context.logger.warning("could not extend a registered client", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -43,6 +43,8 @@ struct HousekeepingService: Service {
             try await purge(.deviceTransactions, endedBefore: now)
             try await purge(.loginFailures, endedBefore: now.addingTimeInterval(-PasswordAuthenticator.failureWindow))
             try await purge(.loginLocks, endedBefore: now)
+            // Registered clients unused for 30 days (SPEC §13); the caches of every node forget them.
+            if try await purge(.registeredClients, endedBefore: now) > 0 { try await runtime.tenantChanged() }
             try await runtime.store.purgeSessions(expiredBefore: now)
             _ = try await runtime.store.purgeBackchannelRequests(
                 expiredBefore: now.addingTimeInterval(-Self.backchannelRetention))
@@ -51,9 +53,14 @@ struct HousekeepingService: Service {
         }
     }
 
-    /// Deletes every record of `kind` that ended before `date`, batch after batch.
-    private func purge(_ kind: EndingRecords, endedBefore date: Date) async throws {
-        while try await runtime.store.purgeBatch(kind, endedBefore: date, limit: Self.batchSize) == Self.batchSize {
+    /// Deletes every record of `kind` that ended before `date`, batch after batch; returns how many.
+    @discardableResult
+    private func purge(_ kind: EndingRecords, endedBefore date: Date) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await runtime.store.purgeBatch(kind, endedBefore: date, limit: Self.batchSize)
+            total += deleted
+            guard deleted == Self.batchSize else { return total }
             try await Task.sleep(for: Self.batchPause)
         }
     }

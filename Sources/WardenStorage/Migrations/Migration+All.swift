@@ -313,5 +313,13 @@ extension Migration {
             ]
         },
         // MARK: end of version 7
+        // MARK: version 8, registered clients (SPEC §13) expire 30 days after their last token
+        Migration(version: 8, name: "registered clients' expiry") { _ in
+            [
+                "ALTER TABLE clients ADD COLUMN expires_at BIGINT",
+                "CREATE INDEX clients_expiry ON clients (expires_at)",
+            ]
+        },
+        // MARK: end of version 8
     ]
 }

@@ -5,8 +5,9 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WardenCore
-import WardenServer
 import WardenTesting
+
+@testable import WardenServer
 
 /// Dynamic client registration (RFC 7591, SPEC §13): the modes, the metadata rules and their errors, the rate
 /// limit, the logs, and what a registered client may never do.
@@ -111,7 +112,8 @@ struct ClientRegistrationTests {
     @Test func missingOrEmptyRedirectURIsAreInvalidRedirectURI() async throws {
         let warden = try await Self.warden()
         try await warden.test { http in
-            for metadata: JSONValue in [["client_name": "x"], ["redirect_uris": []], ["redirect_uris": "https://a/cb"]] {
+            for metadata: JSONValue in [["client_name": "x"], ["redirect_uris": []], ["redirect_uris": "https://a/cb"]]
+            {
                 expectError(
                     try await Self.register(http, metadata), status: .badRequest, code: "invalid_redirect_uri")
             }
@@ -244,6 +246,37 @@ struct ClientRegistrationTests {
         }
     }
 
+    @Test func aRegistrationUnusedFor30DaysIsDeletedAndATokenKeepsIt() async throws {
+        let warden = try await Self.warden()
+        try await warden.test { http in
+            let kept = try #require(
+                try await Self.register(http, ["redirect_uris": [.string(CodeFlowFixture.redirectURI)]])
+                    .json["client_id"]?.stringValue)
+            let unused = try #require(try await Self.register(http, Self.minimal).json["client_id"]?.stringValue)
+            let registeredAt = warden.clock.now()
+            let expiry = try #require(try await warden.runtime.store.client(id: unused)?.expiresAt)
+            #expect(abs(expiry.timeIntervalSince(registeredAt) - 30 * 86400) < 1)
+
+            warden.clock.advance(by: 20 * 86400)
+            let fixture = try await CodeFlowFixture.make(public: true, warden: warden)
+            let code = try await fixture.code(clientID: kept)
+            let token = try await http.postForm(
+                "/oauth/token",
+                [
+                    ("grant_type", "authorization_code"), ("client_id", kept), ("code", code),
+                    ("redirect_uri", CodeFlowFixture.redirectURI), ("code_verifier", CodeFlowFixture.verifier),
+                ])
+            #expect(token.status == .ok, "\(token.json)")
+
+            warden.clock.advance(by: 11 * 86400)
+            await HousekeepingService(runtime: warden.runtime).sweep()
+            #expect(try await warden.runtime.store.client(id: unused) == nil)
+            #expect(try await warden.runtime.store.client(id: kept) != nil, "its token 11 days ago keeps it")
+            let management = try await ManagementSession.make(warden, http)
+            _ = try await management.expectError(404, "inexistent_client", .get, "clients/\(unused)")
+        }
+    }
+
     @Test func aRegisteredClientNeverGetsClientCredentialsOrCIBAEvenWhenAnOperatorAddsThem() async throws {
         let warden = try await Self.warden()
         try await warden.test { http in
@@ -257,7 +290,7 @@ struct ClientRegistrationTests {
                 json: [
                     "grant_types": [
                         "authorization_code", "client_credentials", "urn:openid:params:grant-type:ciba",
-                    ],
+                    ]
                 ])
             let api = try await warden.makeAPI()
             try await warden.grant(clientID: id, audience: api.identifier, scope: ["read:things"])

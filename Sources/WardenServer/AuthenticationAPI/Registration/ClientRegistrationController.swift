@@ -55,9 +55,11 @@ struct ClientRegistrationController: Sendable {
             let now = clock.now()
             try await clients.insertClient(
                 ClientRecord(
-                    client: client, secretHash: secret.map(SecretHash.sha256Hex), createdAt: now, updatedAt: now))
+                    client: client, secretHash: secret.map(SecretHash.sha256Hex), createdAt: now, updatedAt: now,
+                    expiresAt: now.addingTimeInterval(ClientRegistration.unusedLifetime)))
             log(.registrationSucceeded, "Dynamic client registration", request, ip: ip, client: client)
-            return Response.json(Self.representation(client, metadata: metadata, secret: secret), status: .created,
+            return Response.json(
+                Self.representation(client, metadata: metadata, secret: secret), status: .created,
                 noStore: true)
         } catch let error as OAuthError {
             log(
@@ -81,7 +83,9 @@ struct ClientRegistrationController: Sendable {
         guard scopes.contains(Self.scope) else {
             throw OAuthError(
                 .insufficientScope, "The token lacks the scope \(Self.scope)",
-                headers: [(name: "WWW-Authenticate", value: #"Bearer error="insufficient_scope", scope="create:clients""#)])
+                headers: [
+                    (name: "WWW-Authenticate", value: #"Bearer error="insufficient_scope", scope="create:clients""#)
+                ])
         }
     }
 

@@ -69,7 +69,8 @@ struct RegistrationMetadata: Sendable, Equatable {
         client.callbacks = redirectURIs
         client.tokenEndpointAuthMethod = tokenEndpointAuthMethod == "private_key_jwt" ? nil : tokenEndpointAuthMethod
         if !credentials.isEmpty {
-            client.clientAuthenticationMethods = ClientAuthenticationMethods(privateKeyJWT: .init(credentials: credentials))
+            client.clientAuthenticationMethods = ClientAuthenticationMethods(
+                privateKeyJWT: .init(credentials: credentials))
         }
         client.registration = ClientRegistration(
             method: .dynamic, issuedAt: issuedAt, clientURI: clientURI, logoURI: logoURI, softwareID: softwareID,
@@ -108,7 +109,9 @@ struct RegistrationMetadata: Sendable, Equatable {
         guard let value = try optionalString(object, "scope") else { return nil }
         let tokens = value.split(separator: " ")
         guard value.count <= maximumURILength,
-            tokens.allSatisfy({ $0.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E && $0 != "\"" && $0 != "\\" } })
+            tokens.allSatisfy({
+                $0.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E && $0 != "\"" && $0 != "\\" }
+            })
         else { throw invalid("scope must be space-separated scope tokens (RFC 6749 §3.3)") }
         return tokens.isEmpty ? nil : tokens.joined(separator: " ")
     }
