@@ -31,7 +31,7 @@ public final class WardenRuntime: Sendable {
     let mail: any MailTransport
     /// The push services by enrolled service name (SPEC §6.3): the configured APNs, FCM and webhook, and the
     /// stream.
-    let pushProviders: [String: any PushProvider]
+    let pushProviders: [PushService: any PushProvider]
     /// The embedder's hooks that may deny a login, run after the post-login rules (SPEC §8).
     let postLoginPolicies: [any PostLoginPolicy]
 
@@ -77,7 +77,7 @@ public final class WardenRuntime: Sendable {
 
     private init(
         configuration: WardenConfiguration, store: any WardenStore, keys: KeyManager, clock: any WardenClock,
-        logger: Logger, mail: any MailTransport, pushProviders: [String: any PushProvider],
+        logger: Logger, mail: any MailTransport, pushProviders: [PushService: any PushProvider],
         postLoginPolicies: [any PostLoginPolicy]
     ) {
         self.configuration = configuration
@@ -100,7 +100,7 @@ public final class WardenRuntime: Sendable {
         self.mail = mail
         self.postLoginPolicies = postLoginPolicies
         self.pushProviders = pushProviders.merging(
-            ["STREAM": StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })
+            [.stream: StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })
     }
 
     /// Closes what the runtime holds open beyond the store (the APNs and FCM connections); call it once the

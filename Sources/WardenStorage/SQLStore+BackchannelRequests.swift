@@ -49,8 +49,8 @@ extension SQLStore {
     }
 
     /// One `SELECT` by primary key.
-    public func backchannelRequest(id: String) async throws -> BackchannelRequest? {
-        try await backchannelRequest(where: "id", equals: id)
+    public func backchannelRequest(id: BackchannelRequest.ID) async throws -> BackchannelRequest? {
+        try await backchannelRequest(where: "id", equals: id.hex)
     }
 
     /// One `SELECT` by the unique `approval_token_hash`.
@@ -66,13 +66,15 @@ extension SQLStore {
     /// One `UPDATE … SET status = 'approved' | 'denied', decided_at = now WHERE id = ? AND status = 'pending' AND
     /// expires_at > now RETURNING *`: the database lets exactly one of concurrent callers change the row. When
     /// no row changed, a `SELECT` tells why: decided (or redeemed) before, expired while pending, or unknown.
-    public func decideBackchannelRequest(id: String, approved: Bool, at now: Date) async throws -> BackchannelDecision {
+    public func decideBackchannelRequest(id: BackchannelRequest.ID, approved: Bool, at now: Date) async throws
+        -> BackchannelDecision
+    {
         let nowMilliseconds = now.millisecondsSince1970
         let status: BackchannelRequest.Status = approved ? .approved : .denied
         let decided = try await sql.update("ciba_requests")
             .set("status", to: status.rawValue)
             .set("decided_at", to: nowMilliseconds)
-            .where("id", .equal, id)
+            .where("id", .equal, id.hex)
             .where("status", .equal, BackchannelRequest.Status.pending.rawValue)
             .where("expires_at", .greaterThan, nowMilliseconds)
             .returning(SQLLiteral.all)
@@ -90,13 +92,13 @@ extension SQLStore {
     /// expires_at > now RETURNING *`: the database lets exactly one of concurrent callers change the row. When
     /// no row changed, a `SELECT` returns the record to tell why — except for another client's request, which is
     /// refused with `nil` like an unknown one, so a client learns nothing about requests it does not own.
-    public func redeemBackchannelRequest(id: String, clientID: String, at now: Date) async throws
+    public func redeemBackchannelRequest(id: BackchannelRequest.ID, clientID: String, at now: Date) async throws
         -> BackchannelRedemption
     {
         let nowMilliseconds = now.millisecondsSince1970
         let redeemed = try await sql.update("ciba_requests")
             .set("status", to: BackchannelRequest.Status.redeemed.rawValue)
-            .where("id", .equal, id)
+            .where("id", .equal, id.hex)
             .where("client_id", .equal, clientID)
             .where("status", .equal, BackchannelRequest.Status.approved.rawValue)
             .where("expires_at", .greaterThan, nowMilliseconds)
@@ -130,7 +132,7 @@ extension SQLStore {
         -> [(name: String, value: any Encodable & Sendable)]
     {
         [
-            ("id", request.id),
+            ("id", request.id.hex),
             ("consent_id", request.consentID),
             ("client_id", request.clientID),
             ("user_id", request.userID),
@@ -153,6 +155,10 @@ extension SQLStore {
         guard let channelValue = BackchannelRequest.Channel(rawValue: channel) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown channel '\(channel)'"))
         }
+        let id: String = try row.value("id")
+        guard let idValue = BackchannelRequest.ID(hex: id) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Malformed id '\(id)'"))
+        }
         let status: String = try row.value("status")
         guard let statusValue = BackchannelRequest.Status(rawValue: status) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown status '\(status)'"))
@@ -160,7 +166,7 @@ extension SQLStore {
         let authorizationDetails = try row.value("authorization_details", as: String?.self)
         let ping = try row.value("ping", as: String?.self)
         return BackchannelRequest(
-            id: try row.value("id"), consentID: try row.value("consent_id"), clientID: try row.value("client_id"),
+            id: idValue, consentID: try row.value("consent_id"), clientID: try row.value("client_id"),
             userID: try row.value("user_id"), scope: try row.json("scope"), audience: try row.value("audience"),
             bindingMessage: try row.value("binding_message"),
             authorizationDetails: try authorizationDetails.map { try JSONColumn.decode(JSONValue.self, from: $0) },

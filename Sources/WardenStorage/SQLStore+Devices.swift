@@ -64,7 +64,7 @@ extension SQLStore {
             try await sql.update("device_enrollments")
                 .set("identifier", to: enrollment.identifier)
                 .set("name", to: enrollment.name)
-                .set("push_service", to: enrollment.pushCredentials?.service)
+                .set("push_service", to: enrollment.pushCredentials?.service.rawValue)
                 .set("push_token", to: enrollment.pushCredentials?.token)
                 .set("push_disabled", to: enrollment.pushDisabled)
                 .where("id", .equal, enrollment.id)
@@ -104,7 +104,7 @@ extension SQLStore {
                 transactions
             ) { transaction in
                 [
-                    transaction.id, transaction.requestID, transaction.enrollmentID, transaction.challenge,
+                    transaction.id, transaction.requestID.hex, transaction.enrollmentID, transaction.challenge,
                     transaction.createdAt.millisecondsSince1970, transaction.expiresAt.millisecondsSince1970,
                 ]
             }
@@ -143,7 +143,7 @@ extension SQLStore {
             ("user_id", enrollment.userID),
             ("identifier", enrollment.identifier),
             ("name", enrollment.name),
-            ("push_service", enrollment.pushCredentials?.service),
+            ("push_service", enrollment.pushCredentials?.service.rawValue),
             ("push_token", enrollment.pushCredentials?.token),
             ("push_disabled", enrollment.pushDisabled),
             ("public_key_n", enrollment.publicKeyModulus),
@@ -157,7 +157,9 @@ extension SQLStore {
     private static func deviceEnrollment(_ row: any SQLRow) throws -> DeviceEnrollment {
         let service = try row.value("push_service", as: String?.self)
         let token = try row.value("push_token", as: String?.self)
-        let pushCredentials = service.map { DeviceEnrollment.PushCredentials(service: $0, token: token ?? "") }
+        let pushCredentials = service.map {
+            DeviceEnrollment.PushCredentials(service: PushService(rawValue: $0), token: token ?? "")
+        }
         return DeviceEnrollment(
             id: try row.value("id"), userID: try row.value("user_id"), identifier: try row.value("identifier"),
             name: try row.value("name"), pushCredentials: pushCredentials, pushDisabled: try row.value("push_disabled"),
@@ -167,8 +169,13 @@ extension SQLStore {
     }
 
     private static func deviceTransaction(_ row: any SQLRow) throws -> DeviceTransaction {
-        DeviceTransaction(
-            id: try row.value("id"), requestID: try row.value("request_id"),
+        let requestID: String = try row.value("request_id")
+        guard let requestIDValue = BackchannelRequest.ID(hex: requestID) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "Malformed request_id '\(requestID)'"))
+        }
+        return DeviceTransaction(
+            id: try row.value("id"), requestID: requestIDValue,
             enrollmentID: try row.value("enrollment_id"), challenge: try row.value("challenge"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }

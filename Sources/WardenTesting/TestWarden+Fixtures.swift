@@ -15,7 +15,7 @@ extension TestWarden {
         let id = RandomToken.identifier(prefix: "client-", length: 16)
         let secret = RandomToken.make()
         var client = Client(clientID: id, name: "Test client \(id)")
-        client.grantTypes = grantTypes.map(\.rawValue)
+        client.grantTypes = grantTypes
         configure(&client)
         let now = clock.now()
         try await runtime.store.insertClient(

@@ -20,7 +20,7 @@ import Testing
 
     static let client: Client = {
         var client = Client(clientID: "web-app", name: "Web")
-        client.appType = "regular_web"
+        client.appType = .regularWeb
         return client
     }()
 

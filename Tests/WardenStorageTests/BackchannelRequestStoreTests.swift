@@ -22,7 +22,8 @@ struct BackchannelRequestStoreTests {
         lifetime: TimeInterval = 300
     ) -> BackchannelRequest {
         BackchannelRequest(
-            id: uniqueID("req"), consentID: uniqueID("cns"), clientID: clientID, userID: userID,
+            id: BackchannelRequest.ID(authRequestID: uniqueID("req")), consentID: uniqueID("cns"), clientID: clientID,
+            userID: userID,
             scope: ["openid", "read:balance", "transfer:funds"], audience: "https://api.example.com",
             bindingMessage: "Überweisung #42: 100,50 EUR",
             authorizationDetails: [
@@ -45,7 +46,8 @@ struct BackchannelRequestStoreTests {
     private static func bareRequest(userID: String = uniqueID("auth0|user")) -> BackchannelRequest {
         let createdAt = storedTime()
         return BackchannelRequest(
-            id: uniqueID("req"), consentID: uniqueID("cns"), clientID: uniqueID("client"), userID: userID,
+            id: BackchannelRequest.ID(authRequestID: uniqueID("req")), consentID: uniqueID("cns"),
+            clientID: uniqueID("client"), userID: userID,
             scope: ["openid"], audience: nil, bindingMessage: "Login", authorizationDetails: nil, channel: .push,
             approvalTokenHash: nil, ping: nil, createdAt: createdAt, expiresAt: at(createdAt, 120))
     }
@@ -84,7 +86,8 @@ struct BackchannelRequestStoreTests {
             try await Self.insertAccepted(decided, into: store)
             #expect(try await store.backchannelRequest(id: decided.id) == decided)
 
-            #expect(try await store.backchannelRequest(id: uniqueID("req")) == nil)
+            #expect(
+                try await store.backchannelRequest(id: BackchannelRequest.ID(authRequestID: uniqueID("req"))) == nil)
             #expect(try await store.backchannelRequest(consentID: uniqueID("cns")) == nil)
             #expect(try await store.backchannelRequest(approvalTokenHash: uniqueID("approval")) == nil)
         }
@@ -167,7 +170,8 @@ struct BackchannelRequestStoreTests {
         try await database.withStore { store in
             let user = uniqueID("auth0|user")
             let requests = (0..<20).map { _ in Self.request(userID: user) }
-            let results = try await withThrowingTaskGroup(of: (String, BackchannelInsertResult).self) { group in
+            let results = try await withThrowingTaskGroup(of: (BackchannelRequest.ID, BackchannelInsertResult).self) {
+                group in
                 for request in requests {
                     group.addTask { (request.id, try await Self.insert(request, into: store)) }
                 }
@@ -215,7 +219,9 @@ struct BackchannelRequestStoreTests {
                 try await store.decideBackchannelRequest(id: denied.id, approved: true, at: now)
                     == .alreadyDecided(deniedRecord))
 
-            #expect(try await store.decideBackchannelRequest(id: uniqueID("req"), approved: true, at: now) == .notFound)
+            #expect(
+                try await store.decideBackchannelRequest(
+                    id: BackchannelRequest.ID(authRequestID: uniqueID("req")), approved: true, at: now) == .notFound)
         }
     }
 
@@ -287,7 +293,8 @@ struct BackchannelRequestStoreTests {
                 try await store.redeemBackchannelRequest(id: request.id, clientID: uniqueID("client"), at: now)
                     == .refused(nil), "another client learns nothing about the request")
             #expect(
-                try await store.redeemBackchannelRequest(id: uniqueID("req"), clientID: request.clientID, at: now)
+                try await store.redeemBackchannelRequest(
+                    id: BackchannelRequest.ID(authRequestID: uniqueID("req")), clientID: request.clientID, at: now)
                     == .refused(nil), "unknown")
 
             var redeemed = approved

@@ -8,10 +8,10 @@ import WardenCore
 struct ClientStoreTests {
     private static func clientRecord() -> ClientRecord {
         var client = Client(clientID: uniqueID("client"), name: "Test app")
-        client.grantTypes = ["authorization_code", "refresh_token"]
+        client.grantTypes = [.authorizationCode, .refreshToken]
         client.callbacks = ["https://app.example.com/callback"]
         client.clientMetadata = ["tier": "gold"]
-        client.refreshToken = RefreshTokenConfiguration(rotationType: "rotating")
+        client.refreshToken = RefreshTokenConfiguration(rotationType: .rotating)
         return ClientRecord(client: client, secretHash: "sha256-hash", createdAt: storedTime(), updatedAt: storedTime())
     }
 

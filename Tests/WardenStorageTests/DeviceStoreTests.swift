@@ -32,7 +32,8 @@ struct DeviceStoreTests {
         -> BackchannelRequest
     {
         BackchannelRequest(
-            id: uniqueID("req"), consentID: uniqueID("cns"), clientID: uniqueID("client"), userID: userID,
+            id: BackchannelRequest.ID(authRequestID: uniqueID("req")), consentID: uniqueID("cns"),
+            clientID: uniqueID("client"), userID: userID,
             scope: ["openid"], audience: nil, bindingMessage: "Login", authorizationDetails: nil, channel: .push,
             approvalTokenHash: nil, ping: nil, createdAt: createdAt, expiresAt: at(createdAt, lifetime))
     }

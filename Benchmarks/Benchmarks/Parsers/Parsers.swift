@@ -65,7 +65,7 @@ enum Samples {
         user.emailVerified = true
         user.appMetadata = ["plan": "pro"]
         var client = Client(clientID: "web-app", name: "Web")
-        client.appType = "regular_web"
+        client.appType = .regularWeb
         let browser = LoginEvent.RequestInfo(ip: "203.0.113.7", asn: 64496, userAgent: "Mozilla/5.0", countryCode: "FR")
         let phone = LoginEvent.RequestInfo(ip: "198.51.100.1", asn: 64500, userAgent: "App/1.0", countryCode: "DE")
         return LoginEvent(

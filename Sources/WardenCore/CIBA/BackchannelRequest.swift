@@ -2,7 +2,7 @@ public import struct Foundation.Date
 
 /// A CIBA authentication request (CIBA Core §7, SPEC §6) as stored: durable and shared by every node.
 ///
-/// The `auth_req_id` handed to the client is never stored; `id` is its SHA-256 (hex). The record is also the
+/// The `auth_req_id` handed to the client is never stored; `id` is its SHA-256 (``ID``). The record is also the
 /// consent (SPEC §6.5): `consentID`, `scope`, `audience`, `bindingMessage` and `authorizationDetails` are what
 /// the approval page and the authenticator device show.
 public struct BackchannelRequest: Sendable, Equatable {
@@ -41,8 +41,8 @@ public struct BackchannelRequest: Sendable, Equatable {
         }
     }
 
-    /// SHA-256 (hex) of the `auth_req_id`.
-    public var id: String
+    /// SHA-256 of the `auth_req_id`.
+    public var id: ID
     /// The consent id, `cns_…` (SPEC §6.5, §7.3).
     public var consentID: String
     public var clientID: String
@@ -64,7 +64,7 @@ public struct BackchannelRequest: Sendable, Equatable {
     public var decidedAt: Date?
 
     public init(
-        id: String, consentID: String, clientID: String, userID: String, scope: [String], audience: String?,
+        id: ID, consentID: String, clientID: String, userID: String, scope: [String], audience: String?,
         bindingMessage: String, authorizationDetails: JSONValue?, channel: Channel, approvalTokenHash: String?,
         ping: Ping?, status: Status = .pending, createdAt: Date, expiresAt: Date, decidedAt: Date? = nil
     ) {

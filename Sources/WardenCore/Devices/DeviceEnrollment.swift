@@ -6,10 +6,10 @@ public struct DeviceEnrollment: Sendable, Equatable {
     /// How the device receives notifications (SPEC §7.1 `push_credentials`).
     public struct PushCredentials: Sendable, Equatable {
         /// `APNS`, `GCM`, `FCM`, `STREAM` or `WEBHOOK`, as enrolled.
-        public var service: String
+        public var service: PushService
         public var token: String
 
-        public init(service: String, token: String) {
+        public init(service: PushService, token: String) {
             self.service = service
             self.token = token
         }

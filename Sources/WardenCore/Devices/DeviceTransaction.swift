@@ -7,7 +7,7 @@ public struct DeviceTransaction: Sendable, Equatable {
     /// `dtx_…`, unique; one transaction per (request, device).
     public var id: String
     /// The ``BackchannelRequest/id`` it belongs to.
-    public var requestID: String
+    public var requestID: BackchannelRequest.ID
     /// The device account it was sent to.
     public var enrollmentID: String
     /// The random challenge `c` the device signs (SPEC §7.4 `sub`).
@@ -17,7 +17,7 @@ public struct DeviceTransaction: Sendable, Equatable {
     public var expiresAt: Date
 
     public init(
-        id: String, requestID: String, enrollmentID: String, challenge: String, createdAt: Date,
+        id: String, requestID: BackchannelRequest.ID, enrollmentID: String, challenge: String, createdAt: Date,
         expiresAt: Date
     ) {
         self.id = id

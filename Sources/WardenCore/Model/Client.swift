@@ -5,21 +5,23 @@ public struct Client: Codable, Sendable, Equatable {
     public var clientID: String
     public var name: String
     public var description: String?
-    public var appType: String?
+    public var appType: AppType?
     public var isFirstParty: Bool
-    public var grantTypes: [String]
+    public var grantTypes: [GrantType]
     public var callbacks: [String]
     public var allowedLogoutURLs: [String]
     public var allowedOrigins: [String]
     public var webOrigins: [String]
     public var initiateLoginURI: String?
-    /// `none`, `client_secret_post`, `client_secret_basic`; `nil` when `private_key_jwt` is configured.
-    public var tokenEndpointAuthMethod: String?
+    /// `none`, `client_secret_post`, `client_secret_basic` (RFC 7591 §2); `nil` when `private_key_jwt` is
+    /// configured.
+    public var tokenEndpointAuthMethod: TokenEndpointAuthMethod?
     public var clientAuthenticationMethods: ClientAuthenticationMethods?
     public var jwtConfiguration: JWTConfiguration
     public var refreshToken: RefreshTokenConfiguration
     public var sessionTransfer: SessionTransferConfiguration?
-    public var backchannelTokenDeliveryMode: String?
+    /// `poll` or `ping` (OpenID CIBA Core §4); `nil` reads as `poll`.
+    public var backchannelTokenDeliveryMode: BackchannelTokenDeliveryMode?
     public var backchannelClientNotificationEndpoint: String?
     public var clientMetadata: [String: String]
     /// Set when the client registered itself (SPEC §13); `nil` for clients an operator made.
@@ -59,7 +61,7 @@ public struct Client: Codable, Sendable, Equatable {
         self.allowedLogoutURLs = []
         self.allowedOrigins = []
         self.webOrigins = []
-        self.tokenEndpointAuthMethod = "client_secret_post"
+        self.tokenEndpointAuthMethod = .clientSecretPost
         self.jwtConfiguration = JWTConfiguration()
         self.refreshToken = RefreshTokenConfiguration()
         self.clientMetadata = [:]
@@ -70,21 +72,23 @@ public struct Client: Codable, Sendable, Equatable {
         clientID = try c.decode(String.self, forKey: .clientID)
         name = try c.decode(String.self, forKey: .name)
         description = try c.decodeIfPresent(String.self, forKey: .description)
-        appType = try c.decodeIfPresent(String.self, forKey: .appType)
+        appType = try c.decodeIfPresent(AppType.self, forKey: .appType)
         isFirstParty = try c.decodeIfPresent(Bool.self, forKey: .isFirstParty) ?? true
-        grantTypes = try c.decodeIfPresent([String].self, forKey: .grantTypes) ?? []
+        grantTypes = try c.decodeIfPresent([GrantType].self, forKey: .grantTypes) ?? []
         callbacks = try c.decodeIfPresent([String].self, forKey: .callbacks) ?? []
         allowedLogoutURLs = try c.decodeIfPresent([String].self, forKey: .allowedLogoutURLs) ?? []
         allowedOrigins = try c.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         webOrigins = try c.decodeIfPresent([String].self, forKey: .webOrigins) ?? []
         initiateLoginURI = try c.decodeIfPresent(String.self, forKey: .initiateLoginURI)
-        tokenEndpointAuthMethod = try c.decodeIfPresent(String.self, forKey: .tokenEndpointAuthMethod)
+        tokenEndpointAuthMethod = try c.decodeIfPresent(
+            TokenEndpointAuthMethod.self, forKey: .tokenEndpointAuthMethod)
         clientAuthenticationMethods = try c.decodeIfPresent(
             ClientAuthenticationMethods.self, forKey: .clientAuthenticationMethods)
         jwtConfiguration = try c.decodeIfPresent(JWTConfiguration.self, forKey: .jwtConfiguration) ?? .init()
         refreshToken = try c.decodeIfPresent(RefreshTokenConfiguration.self, forKey: .refreshToken) ?? .init()
         sessionTransfer = try c.decodeIfPresent(SessionTransferConfiguration.self, forKey: .sessionTransfer)
-        backchannelTokenDeliveryMode = try c.decodeIfPresent(String.self, forKey: .backchannelTokenDeliveryMode)
+        backchannelTokenDeliveryMode = try c.decodeIfPresent(
+            BackchannelTokenDeliveryMode.self, forKey: .backchannelTokenDeliveryMode)
         backchannelClientNotificationEndpoint = try c.decodeIfPresent(
             String.self, forKey: .backchannelClientNotificationEndpoint)
         clientMetadata = try c.decodeIfPresent([String: String].self, forKey: .clientMetadata) ?? [:]
@@ -93,14 +97,14 @@ public struct Client: Codable, Sendable, Equatable {
 
     /// Whether the client authenticates without a secret (public native/SPA clients).
     public var isPublic: Bool {
-        tokenEndpointAuthMethod == "none" && clientAuthenticationMethods?.privateKeyJWT == nil
+        tokenEndpointAuthMethod == TokenEndpointAuthMethod.none && clientAuthenticationMethods?.privateKeyJWT == nil
     }
 
     /// Whether this client may use `grant` (SPEC §4: `unauthorized_client` otherwise). A registered client never
     /// gets more than ``ClientRegistration/grantTypes`` (SPEC §13).
     public func allows(_ grant: GrantType) -> Bool {
         if registration != nil, !ClientRegistration.grantTypes.contains(grant) { return false }
-        return grantTypes.contains(grant.rawValue)
+        return grantTypes.contains(grant)
     }
 }
 
@@ -128,8 +132,8 @@ public struct JWTConfiguration: Codable, Sendable, Equatable {
 
 /// `refresh_token` settings of a client (SPEC §3).
 public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
-    public var rotationType: String
-    public var expirationType: String
+    public var rotationType: RotationType
+    public var expirationType: ExpirationType
     public var tokenLifetime: Int
     public var leeway: Int
 
@@ -141,7 +145,7 @@ public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
     }
 
     public init(
-        rotationType: String = "non-rotating", expirationType: String = "non-expiring",
+        rotationType: RotationType = .nonRotating, expirationType: ExpirationType = .nonExpiring,
         tokenLifetime: Int = 2_592_000, leeway: Int = 0
     ) {
         self.rotationType = rotationType
@@ -152,10 +156,42 @@ public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        rotationType = try c.decodeIfPresent(String.self, forKey: .rotationType) ?? "non-rotating"
-        expirationType = try c.decodeIfPresent(String.self, forKey: .expirationType) ?? "non-expiring"
+        rotationType = try c.decodeIfPresent(RotationType.self, forKey: .rotationType) ?? .nonRotating
+        expirationType = try c.decodeIfPresent(ExpirationType.self, forKey: .expirationType) ?? .nonExpiring
         tokenLifetime = try c.decodeIfPresent(Int.self, forKey: .tokenLifetime) ?? 2_592_000
         leeway = try c.decodeIfPresent(Int.self, forKey: .leeway) ?? 0
+    }
+
+    /// `refresh_token.rotation_type` (SPEC §3): an open set of `RawRepresentable` values, encoded as the plain
+    /// string; the Management API's validation accepts the two below.
+    public struct RotationType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+        CustomStringConvertible
+    {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { self.rawValue = value }
+        public var description: String { rawValue }
+
+        /// The refresh token is used again and again; the default.
+        public static let nonRotating: RotationType = "non-rotating"
+        /// Each use returns a new one; reusing an old one revokes the whole family (RFC 9700 §4.14).
+        public static let rotating: RotationType = "rotating"
+    }
+
+    /// `refresh_token.expiration_type` (SPEC §4): an open set of `RawRepresentable` values, encoded as the plain
+    /// string; the Management API's validation accepts the two below.
+    public struct ExpirationType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+        CustomStringConvertible
+    {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { self.rawValue = value }
+        public var description: String { rawValue }
+
+        /// The refresh token lives until revoked; the default.
+        public static let nonExpiring: ExpirationType = "non-expiring"
+        /// The refresh token expires after `token_lifetime` seconds.
+        public static let expiring: ExpirationType = "expiring"
     }
 }
 
@@ -163,7 +199,7 @@ public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
 public struct SessionTransferConfiguration: Codable, Sendable, Equatable {
     public var canCreateSessionTransferToken: Bool
     public var allowedAuthenticationMethods: [String]
-    public var enforceDeviceBinding: String
+    public var enforceDeviceBinding: DeviceBinding
     public var allowRefreshToken: Bool
     public var enforceCascadeRevocation: Bool
 
@@ -180,7 +216,7 @@ public struct SessionTransferConfiguration: Codable, Sendable, Equatable {
     public init() {
         canCreateSessionTransferToken = false
         allowedAuthenticationMethods = []
-        enforceDeviceBinding = "ip"
+        enforceDeviceBinding = .ip
         allowRefreshToken = false
         enforceCascadeRevocation = true
     }
@@ -191,7 +227,7 @@ public struct SessionTransferConfiguration: Codable, Sendable, Equatable {
             try c.decodeIfPresent(Bool.self, forKey: .canCreateSessionTransferToken) ?? false
         allowedAuthenticationMethods =
             try c.decodeIfPresent([String].self, forKey: .allowedAuthenticationMethods) ?? []
-        enforceDeviceBinding = try c.decodeIfPresent(String.self, forKey: .enforceDeviceBinding) ?? "ip"
+        enforceDeviceBinding = try c.decodeIfPresent(DeviceBinding.self, forKey: .enforceDeviceBinding) ?? .ip
         allowRefreshToken = try c.decodeIfPresent(Bool.self, forKey: .allowRefreshToken) ?? false
         enforceCascadeRevocation = try c.decodeIfPresent(Bool.self, forKey: .enforceCascadeRevocation) ?? true
     }

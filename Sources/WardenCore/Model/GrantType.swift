@@ -1,5 +1,6 @@
-/// A grant type accepted at the token endpoint: a growing registry of `RawRepresentable` values.
-public struct GrantType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+/// A grant type accepted at the token endpoint (RFC 7591 §2 `grant_types`): a growing registry of
+/// `RawRepresentable` values, encoded as the plain string.
+public struct GrantType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }

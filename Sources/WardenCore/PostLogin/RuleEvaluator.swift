@@ -73,7 +73,7 @@ extension LoginEvent {
             ]),
             "client": .present([
                 "client_id": .string(client.clientID), "name": .string(client.name),
-                "app_type": client.appType.map(JSONValue.string),
+                "app_type": client.appType.map { .string($0.rawValue) },
             ]),
         ])
     }

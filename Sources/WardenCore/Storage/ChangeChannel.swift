@@ -6,7 +6,7 @@ public enum ChangeAnnouncement: Sendable, Hashable {
     /// Clients, APIs or client grants changed.
     case tenant
     /// A CIBA request was approved or denied; the value is its ``BackchannelRequest/id``.
-    case backchannelDecided(requestID: String)
+    case backchannelDecided(requestID: BackchannelRequest.ID)
     /// A device enrolled for the `STREAM` service has a new transaction; the value is its
     /// ``DeviceEnrollment/id`` (SPEC §7.5: the node holding its WebSocket sends it).
     case deviceTransactions(enrollmentID: String)
@@ -21,7 +21,7 @@ public enum ChangeAnnouncement: Sendable, Hashable {
         switch self {
         case .keys: "keys"
         case .tenant: "tenant"
-        case .backchannelDecided(let id): Self.backchannelPrefix + id
+        case .backchannelDecided(let id): Self.backchannelPrefix + id.hex
         case .deviceTransactions(let id): Self.devicePrefix + id
         case .reconnected: "reconnected"
         }
@@ -34,7 +34,8 @@ public enum ChangeAnnouncement: Sendable, Hashable {
         case "tenant": self = .tenant
         case "reconnected": self = .reconnected
         default:
-            if let id = Self.value(of: payload, after: Self.backchannelPrefix) {
+            if let hex = Self.value(of: payload, after: Self.backchannelPrefix) {
+                guard let id = BackchannelRequest.ID(hex: hex) else { return nil }
                 self = .backchannelDecided(requestID: id)
             } else if let id = Self.value(of: payload, after: Self.devicePrefix) {
                 self = .deviceTransactions(enrollmentID: id)

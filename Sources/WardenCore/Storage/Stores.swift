@@ -219,17 +219,19 @@ public protocol BackchannelRequestStore: Sendable {
     func insertBackchannelRequest(_ request: BackchannelRequest, limit: Int, window: Double) async throws
         -> BackchannelInsertResult
     /// The request by ``BackchannelRequest/id`` (the SHA-256 of its `auth_req_id`), whatever its state.
-    func backchannelRequest(id: String) async throws -> BackchannelRequest?
+    func backchannelRequest(id: BackchannelRequest.ID) async throws -> BackchannelRequest?
     /// The request whose e-mail approval token hashes to `approvalTokenHash`.
     func backchannelRequest(approvalTokenHash: String) async throws -> BackchannelRequest?
     /// The request whose consent id is `consentID`.
     func backchannelRequest(consentID: String) async throws -> BackchannelRequest?
     /// Moves a pending, unexpired request to `approved` or `denied` with `decidedAt = now`. Atomic: of N
     /// concurrent calls exactly one gets ``BackchannelDecision/decided(_:)``.
-    func decideBackchannelRequest(id: String, approved: Bool, at now: Date) async throws -> BackchannelDecision
+    func decideBackchannelRequest(id: BackchannelRequest.ID, approved: Bool, at now: Date) async throws
+        -> BackchannelDecision
     /// Moves an approved, unexpired request of `clientID` to `redeemed`. Atomic: of N concurrent calls exactly
     /// one gets ``BackchannelRedemption/redeemed(_:)``.
-    func redeemBackchannelRequest(id: String, clientID: String, at now: Date) async throws -> BackchannelRedemption
+    func redeemBackchannelRequest(id: BackchannelRequest.ID, clientID: String, at now: Date) async throws
+        -> BackchannelRedemption
     /// Deletes requests that expired before `date`; returns how many.
     func purgeBackchannelRequests(expiredBefore date: Date) async throws -> Int
 }

@@ -145,7 +145,7 @@ struct BackchannelApprovalController: Sendable {
     /// carries) and to the request, so another site can neither read nor forge it.
     private static func csrf(request: Request, record: BackchannelRequest) -> String {
         let secret = SessionCookie.secret(in: request) ?? ""
-        return SecretHash.sha256Base64URL("ciba-approval:" + SecretHash.sha256Hex(secret) + ":" + record.id)
+        return SecretHash.sha256Base64URL("ciba-approval:" + SecretHash.sha256Hex(secret) + ":" + record.id.hex)
     }
 
     static func describe(_ date: Date) -> String {

@@ -126,7 +126,7 @@ struct BackchannelAuthorizeController: Sendable {
         _ parameters: RequestParameters, client: Client
     ) throws(OAuthError) -> String? {
         let token = parameters["client_notification_token"]
-        if client.backchannelTokenDeliveryMode == "ping", token == nil {
+        if client.backchannelTokenDeliveryMode == .ping, token == nil {
             throw .invalidRequest("client_notification_token is required for a ping-mode client")
         }
         if let token, token.count > Self.maximumNotificationTokenLength {

@@ -50,7 +50,10 @@ struct DiscoveryController: Sendable {
             ("end_session_endpoint", .string(issuer + "oidc/logout")),
             ("introspection_endpoint", .string(issuer + "oauth/introspect")),
             ("backchannel_authentication_endpoint", .string(issuer + "bc-authorize")),
-            ("backchannel_token_delivery_modes_supported", ["poll", "ping"]),
+            (
+                "backchannel_token_delivery_modes_supported",
+                .array(ClientsController.deliveryModes.map { .string($0.rawValue) })
+            ),
             ("backchannel_user_code_parameter_supported", false),
             ("grant_types_supported", .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) })),
             ("response_types_supported", ["code"]),
@@ -59,9 +62,10 @@ struct DiscoveryController: Sendable {
             ("subject_types_supported", ["public"]),
             (
                 "token_endpoint_auth_methods_supported",
-                [
-                    "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
-                ] as JSONValue
+                .array(
+                    [TokenEndpointAuthMethod.clientSecretBasic, .clientSecretPost, .privateKeyJWT, .none].map {
+                        .string($0.rawValue)
+                    })
             ),
             ("token_endpoint_auth_signing_alg_values_supported", ["RS256", "PS256", "ES256"]),
             // Every algorithm a client may choose; its key is made on first use (KeyManager).

@@ -10,7 +10,7 @@ struct BackchannelMailDelivery: DeliveryHandler {
     /// The job's input. The link's token exists only here until the message is sent (storage keeps its
     /// SHA-256 on the request); the job is deleted once delivered.
     struct Payload: JobPayload {
-        var requestID: String
+        var requestID: BackchannelRequest.ID
         var approvalToken: String
         enum CodingKeys: String, CodingKey {
             case requestID = "request_id"

@@ -10,7 +10,7 @@ import WardenCore
 /// Any 2xx answer delivers it; anything else is retried with backoff until the request expires.
 struct BackchannelPingDelivery: DeliveryHandler {
     struct Payload: JobPayload {
-        var requestID: String
+        var requestID: BackchannelRequest.ID
         enum CodingKeys: String, CodingKey { case requestID = "request_id" }
     }
 

@@ -10,43 +10,6 @@ import WardenCore
 /// commit by another process on the same file); the next poll of an unverified request reads storage. Pacing
 /// (`interval`, raised by `slow_down`) is kept per node, as SPEC §6.2 allows.
 final class BackchannelPollTracker: Sendable {
-    /// The SHA-256 of an `auth_req_id`, held inline (no heap allocation per entry).
-    struct Key: Hashable, Sendable {
-        var words: (UInt64, UInt64, UInt64, UInt64)
-
-        /// From ``BackchannelRequest/id`` (hex); `nil` if it is not 64 lower-case hex digits.
-        init?(hex: String) {
-            let utf8 = Array(hex.utf8)
-            guard utf8.count == 64 else { return nil }
-            var words: [UInt64] = [0, 0, 0, 0]
-            for (index, character) in utf8.enumerated() {
-                guard let nibble = Self.nibble(character) else { return nil }
-                words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
-            }
-            self.words = (words[0], words[1], words[2], words[3])
-        }
-
-        private static func nibble(_ character: UInt8) -> UInt8? {
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-            default: nil
-            }
-        }
-
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
-                && lhs.words.3 == rhs.words.3
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(words.0)
-            hasher.combine(words.1)
-            hasher.combine(words.2)
-            hasher.combine(words.3)
-        }
-    }
-
     /// What a poll found in memory.
     enum Answer: Equatable {
         /// Pending and paced: answer `authorization_pending`.
@@ -75,22 +38,16 @@ final class BackchannelPollTracker: Sendable {
     static let initialInterval = 5
     static let slowDownIncrement = 5
 
-    private let entries = Mutex<[Key: Entry]>([:])
-
-    /// The SHA-256 (hex, for storage) and key of an `auth_req_id`.
-    static func identify(_ authRequestID: String) -> (id: String, key: Key) {
-        let id = SecretHash.sha256Hex(authRequestID)
-        // A SHA-256 in hex always parses.
-        return (id, Key(hex: id)!)
-    }
+    /// By request; a ``BackchannelRequest/ID`` is held inline (no heap allocation per entry).
+    private let entries = Mutex<[BackchannelRequest.ID: Entry]>([:])
 
     /// Remembers a request that storage says is pending (just created, or just read).
-    func trackPending(_ key: Key, clientID: String, expiresAt: Date) {
+    func trackPending(_ id: BackchannelRequest.ID, clientID: String, expiresAt: Date) {
         entries.withLock { entries in
-            if entries[key] != nil {
-                entries[key]?.verified = true
+            if entries[id] != nil {
+                entries[id]?.verified = true
             } else {
-                entries[key] = Entry(
+                entries[id] = Entry(
                     clientID: clientID, expiresAt: expiresAt.timeIntervalSince1970, lastPoll: nil,
                     interval: Int32(Self.initialInterval), verified: true)
             }
@@ -98,14 +55,14 @@ final class BackchannelPollTracker: Sendable {
     }
 
     /// A poll by `clientID` at `now`: answers from memory when it can, and records the poll for pacing.
-    func poll(_ key: Key, clientID: String, now: Date) -> Answer {
+    func poll(_ id: BackchannelRequest.ID, clientID: String, now: Date) -> Answer {
         let now = now.timeIntervalSince1970
         return entries.withLock { entries in
-            guard var entry = entries[key] else { return .unverified }
+            guard var entry = entries[id] else { return .unverified }
             guard entry.clientID == clientID else { return .foreign }
             guard entry.verified else { return .unverified }
             guard now < entry.expiresAt else { return .expired }
-            defer { entries[key] = entry }
+            defer { entries[id] = entry }
             let tooSoon = entry.lastPoll.map { now - $0 < Double(entry.interval) } ?? false
             entry.lastPoll = now
             guard tooSoon else { return .pending }
@@ -115,20 +72,20 @@ final class BackchannelPollTracker: Sendable {
     }
 
     /// The request was decided, or may have been: the next poll reads storage.
-    func markUnverified(_ key: Key) {
-        entries.withLock { entries in entries[key]?.verified = false }
+    func markUnverified(_ id: BackchannelRequest.ID) {
+        entries.withLock { entries in entries[id]?.verified = false }
     }
 
     /// Every request may have changed.
     func markAllUnverified() {
         entries.withLock { entries in
-            for key in entries.keys { entries[key]?.verified = false }
+            for id in entries.keys { entries[id]?.verified = false }
         }
     }
 
     /// Forgets a request (redeemed, or known to be gone).
-    func forget(_ key: Key) {
-        _ = entries.withLock { entries in entries.removeValue(forKey: key) }
+    func forget(_ id: BackchannelRequest.ID) {
+        _ = entries.withLock { entries in entries.removeValue(forKey: id) }
     }
 
     /// Forgets requests that expired before `date`.

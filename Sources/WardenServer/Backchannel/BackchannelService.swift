@@ -43,10 +43,10 @@ struct BackchannelService: Sendable {
             }
         }
         let authRequestID = RandomToken.make()
-        let (id, key) = BackchannelPollTracker.identify(authRequestID)
+        let id = BackchannelRequest.ID(authRequestID: authRequestID)
         let approvalToken = channel == .email ? RandomToken.make() : nil
         var ping: BackchannelRequest.Ping?
-        if start.client.backchannelTokenDeliveryMode == "ping",
+        if start.client.backchannelTokenDeliveryMode == .ping,
             let endpoint = start.client.backchannelClientNotificationEndpoint,
             let token = start.clientNotificationToken
         {
@@ -67,7 +67,7 @@ struct BackchannelService: Sendable {
                 .tooManyRequests, "Too many requests for this user. Try again in \(seconds) seconds.",
                 headers: [(name: "Retry-After", value: String(seconds))])
         }
-        runtime.backchannelPolls.trackPending(key, clientID: start.client.clientID, expiresAt: request.expiresAt)
+        runtime.backchannelPolls.trackPending(id, clientID: start.client.clientID, expiresAt: request.expiresAt)
         switch channel {
         case .push:
             try await runtime.push.notify(request)
@@ -86,7 +86,7 @@ struct BackchannelService: Sendable {
         let decision = try await runtime.store.decideBackchannelRequest(
             id: request.id, approved: approved, at: runtime.clock.now())
         guard case .decided(let decided) = decision else { return decision }
-        if let key = BackchannelPollTracker.Key(hex: decided.id) { runtime.backchannelPolls.markUnverified(key) }
+        runtime.backchannelPolls.markUnverified(decided.id)
         await runtime.store.announce(.backchannelDecided(requestID: decided.id))
         if decided.ping != nil {
             try await runtime.deliveries.submit(

@@ -5,7 +5,7 @@ import WardenCore
 /// The device API under `{issuer}appliance-mfa/api/` (SPEC §7): enrolment with a ticket, the device account
 /// (update, delete, pending transactions) and the answer to a transaction.
 struct DeviceAPIController {
-    static let services: Set<String> = ["APNS", "GCM", "FCM", "STREAM", "WEBHOOK"]
+    static let services: [PushService] = [.apns, .gcm, .fcm, .stream, .webhook]
 
     let runtime: WardenRuntime
 
@@ -95,7 +95,7 @@ struct DeviceAPIController {
                 "id": .string(enrollment.id), "identifier": .string(enrollment.identifier),
                 "name": .string(enrollment.name),
                 "push_credentials": enrollment.pushCredentials.map {
-                    .object(["service": .string($0.service), "token": .string($0.token)])
+                    .object(["service": .string($0.service.rawValue), "token": .string($0.token)])
                 } ?? .null,
             ]))
     }
@@ -161,9 +161,9 @@ struct DeviceAPIController {
         guard let credentials = try body.object("push_credentials", allowed: ["service", "token"]) else {
             return nil
         }
-        let service = try credentials.requiredString("service").uppercased()
+        let service = PushService(rawValue: try credentials.requiredString("service").uppercased())
         guard services.contains(service) else {
-            throw credentials.invalid("service", "Must be one of APNS, GCM, FCM, STREAM, WEBHOOK")
+            throw credentials.invalid("service", "Must be one of " + services.map(\.rawValue).joined(separator: ", "))
         }
         let token = try credentials.requiredString("token")
         guard !token.isEmpty, token.utf8.count <= 4096 else {

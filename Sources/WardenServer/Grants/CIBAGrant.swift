@@ -21,9 +21,9 @@ struct CIBAGrant: GrantHandler {
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let clientID = request.client.client.clientID
-        let (id, key) = BackchannelPollTracker.identify(try request.require("auth_req_id"))
+        let id = BackchannelRequest.ID(authRequestID: try request.require("auth_req_id"))
         let tracker = runtime.backchannelPolls
-        switch tracker.poll(key, clientID: clientID, now: runtime.clock.now()) {
+        switch tracker.poll(id, clientID: clientID, now: runtime.clock.now()) {
         case .pending: throw Self.pending
         case .slowDown(let interval): throw Self.slowDown(interval)
         case .expired: throw Self.expired
@@ -37,22 +37,22 @@ struct CIBAGrant: GrantHandler {
         }
         switch record.status {
         case .redeemed:
-            tracker.forget(key)
+            tracker.forget(id)
             throw Self.invalidGrant
         case .denied:
             throw Self.denied
         case _ where record.isExpired(at: now):
             throw Self.expired
         case .pending:
-            tracker.trackPending(key, clientID: clientID, expiresAt: record.expiresAt)
-            if case .slowDown(let interval) = tracker.poll(key, clientID: clientID, now: now) {
+            tracker.trackPending(id, clientID: clientID, expiresAt: record.expiresAt)
+            if case .slowDown(let interval) = tracker.poll(id, clientID: clientID, now: now) {
                 throw Self.slowDown(interval)
             }
             throw Self.pending
         case .approved:
             switch try await runtime.store.redeemBackchannelRequest(id: id, clientID: clientID, at: now) {
             case .redeemed(let redeemed):
-                tracker.forget(key)
+                tracker.forget(id)
                 return try await tokens(for: redeemed, request: request)
             case .refused(let current):
                 // Redeemed by a concurrent poll, or expired in between.

@@ -28,7 +28,7 @@ struct RefreshTokenGrant: GrantHandler {
 
     /// Whether `client` rotates its refresh tokens (SPEC §3 `rotation_type`).
     static func rotates(_ client: Client) -> Bool {
-        client.refreshToken.rotationType == "rotating"
+        client.refreshToken.rotationType == .rotating
     }
 
     /// Redeems `token` for the request's client: its own live token, marked used when the client rotates.

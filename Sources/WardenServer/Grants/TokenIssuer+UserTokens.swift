@@ -95,7 +95,7 @@ extension TokenIssuer {
                     tokenHash: SecretHash.sha256Hex(token), familyID: grant.familyID, clientID: grant.client.clientID,
                     userID: grant.user.userID, audience: grant.audience, scope: scope,
                     authorizationDetails: grant.authorizationDetails, sessionID: grant.sessionID, createdAt: now,
-                    expiresAt: settings.expirationType == "expiring"
+                    expiresAt: settings.expirationType == .expiring
                         ? now.addingTimeInterval(Double(settings.tokenLifetime)) : nil))
         } catch StorageError.revoked {
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")

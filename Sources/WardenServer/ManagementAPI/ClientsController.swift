@@ -10,12 +10,16 @@ struct ClientsController {
     let runtime: WardenRuntime
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
 
-    static let appTypes = ["native", "spa", "regular_web", "non_interactive"]
-    static let authMethods = ["none", "client_secret_post", "client_secret_basic"]
-    static let grantTypes = [
-        "client_credentials", "authorization_code", "refresh_token", "urn:openid:params:grant-type:ciba",
-        "urn:ietf:params:oauth:grant-type:token-exchange", "implicit", "password",
+    /// The accepted values of each property with an open value set (SPEC §4), in the order error messages
+    /// list them.
+    static let appTypes: [AppType] = [.native, .spa, .regularWeb, .nonInteractive]
+    static let authMethods: [TokenEndpointAuthMethod] = [.none, .clientSecretPost, .clientSecretBasic]
+    static let grantTypes: [GrantType] = [
+        .clientCredentials, .authorizationCode, .refreshToken, .ciba, .tokenExchange, "implicit", "password",
     ]
+    static let deliveryModes: [BackchannelTokenDeliveryMode] = [.poll, .ping]
+    static let rotationTypes: [RefreshTokenConfiguration.RotationType] = [.rotating, .nonRotating]
+    static let expirationTypes: [RefreshTokenConfiguration.ExpirationType] = [.expiring, .nonExpiring]
     /// What a body may set: every client property except the server-owned `client_id` and `registration`.
     static let writable = Client.propertyNames.subtracting(["client_id", "registration"])
 
@@ -58,7 +62,7 @@ struct ClientsController {
                 guard Self.usesSecret(record.client) else {
                     throw ManagementError.invalidBody(
                         "The client does not authenticate with a secret (token_endpoint_auth_method is "
-                            + (record.client.tokenEndpointAuthMethod ?? "private_key_jwt") + ")")
+                            + (record.client.tokenEndpointAuthMethod ?? .privateKeyJWT).rawValue + ")")
                 }
                 let secret = RandomToken.make()
                 record.secretHash = SecretHash.sha256Hex(secret)
@@ -126,9 +130,9 @@ struct ClientsController {
         let defaults = Client(clientID: client.clientID, name: client.name)
         if body.has("name") { client.name = try body.requiredString("name") }
         if body.has("description") { client.description = try body.string("description") }
-        if body.has("app_type") { client.appType = try body.string("app_type", oneOf: Self.appTypes) }
+        if body.has("app_type") { client.appType = try body.value("app_type", oneOf: Self.appTypes) }
         if body.has("is_first_party") { client.isFirstParty = try body.bool("is_first_party") ?? defaults.isFirstParty }
-        if body.has("grant_types") { client.grantTypes = try body.strings("grant_types", oneOf: Self.grantTypes) ?? [] }
+        if body.has("grant_types") { client.grantTypes = try body.values("grant_types", oneOf: Self.grantTypes) ?? [] }
         if body.has("callbacks") { client.callbacks = try body.urls("callbacks", schemes: nil) ?? [] }
         if body.has("allowed_logout_urls") {
             client.allowedLogoutURLs = try body.urls("allowed_logout_urls", schemes: nil) ?? []
@@ -137,7 +141,7 @@ struct ClientsController {
         if body.has("web_origins") { client.webOrigins = try body.urls("web_origins") ?? [] }
         if body.has("initiate_login_uri") { client.initiateLoginURI = try body.url("initiate_login_uri") }
         if body.has("token_endpoint_auth_method") {
-            client.tokenEndpointAuthMethod = try body.string("token_endpoint_auth_method", oneOf: Self.authMethods)
+            client.tokenEndpointAuthMethod = try body.value("token_endpoint_auth_method", oneOf: Self.authMethods)
         }
         if body.has("client_authentication_methods") {
             client.clientAuthenticationMethods = try authenticationMethods(
@@ -150,15 +154,15 @@ struct ClientsController {
         if body.has("refresh_token") { client.refreshToken = try Self.refreshToken(body) }
         if body.has("session_transfer") { client.sessionTransfer = try Self.sessionTransfer(body) }
         if body.has("backchannel_token_delivery_mode") {
-            client.backchannelTokenDeliveryMode = try body.string(
-                "backchannel_token_delivery_mode", oneOf: ["poll", "ping"])
+            client.backchannelTokenDeliveryMode = try body.value(
+                "backchannel_token_delivery_mode", oneOf: Self.deliveryModes)
         }
         if body.has("backchannel_client_notification_endpoint") {
             client.backchannelClientNotificationEndpoint = try body.url("backchannel_client_notification_endpoint")
         }
         if body.has("client_metadata") { client.clientMetadata = try Self.metadata(body) }
         try Self.resolveAuthentication(body, &client)
-        if client.backchannelTokenDeliveryMode == "ping", client.backchannelClientNotificationEndpoint == nil {
+        if client.backchannelTokenDeliveryMode == .ping, client.backchannelClientNotificationEndpoint == nil {
             throw body.invalid(
                 "backchannel_client_notification_endpoint", "Required when backchannel_token_delivery_mode is ping")
         }
@@ -169,7 +173,7 @@ struct ClientsController {
     private static func resolveAuthentication(_ body: ManagementBody, _ client: inout Client) throws {
         guard client.clientAuthenticationMethods?.privateKeyJWT != nil else {
             client.clientAuthenticationMethods = nil
-            if client.tokenEndpointAuthMethod == nil { client.tokenEndpointAuthMethod = "client_secret_post" }
+            if client.tokenEndpointAuthMethod == nil { client.tokenEndpointAuthMethod = .clientSecretPost }
             return
         }
         if try body.string("token_endpoint_auth_method") != nil {
@@ -245,10 +249,10 @@ struct ClientsController {
             let object = try body.object(
                 "refresh_token", allowed: ["rotation_type", "expiration_type", "token_lifetime", "leeway"])
         else { return configuration }
-        if let rotation = try object.string("rotation_type", oneOf: ["rotating", "non-rotating"]) {
+        if let rotation = try object.value("rotation_type", oneOf: Self.rotationTypes) {
             configuration.rotationType = rotation
         }
-        if let expiration = try object.string("expiration_type", oneOf: ["expiring", "non-expiring"]) {
+        if let expiration = try object.value("expiration_type", oneOf: Self.expirationTypes) {
             configuration.expirationType = expiration
         }
         if let lifetime = try object.integer("token_lifetime", in: 1...31_557_600) {
@@ -270,7 +274,7 @@ struct ClientsController {
         if let methods = try object.strings("allowed_authentication_methods", oneOf: ["cookie", "query"]) {
             configuration.allowedAuthenticationMethods = methods
         }
-        if let binding = try object.string("enforce_device_binding", oneOf: ["ip", "asn", "none"]) {
+        if let binding = try object.value("enforce_device_binding", oneOf: DeviceBinding.enforced) {
             configuration.enforceDeviceBinding = binding
         }
         if let flag = try object.bool("allow_refresh_token") { configuration.allowRefreshToken = flag }
@@ -295,8 +299,7 @@ struct ClientsController {
 
     /// Whether the client authenticates with a secret, and so gets one.
     private static func usesSecret(_ client: Client) -> Bool {
-        client.tokenEndpointAuthMethod == "client_secret_post"
-            || client.tokenEndpointAuthMethod == "client_secret_basic"
+        client.tokenEndpointAuthMethod?.usesSecret ?? false
     }
 
     /// The client as the Management API shows it: never a secret's hash nor a registered PEM; the secret

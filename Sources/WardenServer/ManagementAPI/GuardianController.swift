@@ -61,7 +61,7 @@ struct GuardianController {
             "auth_method": "guardian", "enrolled_at": ManagementResponse.timestamp(enrollment.createdAt),
         ]
         if let push = enrollment.pushCredentials {
-            members["push_service"] = .string(push.service)
+            members["push_service"] = .string(push.service.rawValue)
             members["push_disabled"] = .bool(enrollment.pushDisabled)
         }
         return .object(members)

@@ -77,6 +77,19 @@ struct ManagementBody {
         return result
     }
 
+    /// A value of an open value set (``AppType``, ``TokenEndpointAuthMethod`` …) that must be one of `allowed`:
+    /// the type can represent any string, this validation decides what a client may be given.
+    func value<Value: RawRepresentable>(_ key: String, oneOf allowed: [Value]) throws -> Value?
+    where Value.RawValue == String {
+        try string(key, oneOf: allowed.map(\.rawValue)).flatMap(Value.init(rawValue:))
+    }
+
+    /// An array of values of an open value set, each one of `allowed`, duplicates dropped (see ``strings(_:oneOf:)``).
+    func values<Value: RawRepresentable>(_ key: String, oneOf allowed: [Value]) throws -> [Value]?
+    where Value.RawValue == String {
+        try strings(key, oneOf: allowed.map(\.rawValue))?.compactMap(Value.init(rawValue:))
+    }
+
     /// An absolute URL; with `schemes`, its scheme must be one of them (`http`/`https` URLs need a host,
     /// and no URL may carry a fragment).
     func url(_ key: String, schemes: Set<String>? = Self.webSchemes) throws -> String? {

@@ -95,7 +95,7 @@ struct ClientAuthenticator: Sendable {
 
     /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
-        let method = basic ? "client_secret_basic" : "client_secret_post"
+        let method: TokenEndpointAuthMethod = basic ? .clientSecretBasic : .clientSecretPost
         guard let record = try await runtime.cache.client(id: clientID), let hash = record.secretHash,
             record.client.tokenEndpointAuthMethod == method
         else {

@@ -49,8 +49,8 @@ public struct Bootstrap: Sendable {
             let id = configuration.bootstrapClientID ?? RandomToken.identifier(prefix: "", length: 32)
             let secret = configuration.bootstrapClientSecret ?? RandomToken.make()
             var model = Client(clientID: id, name: "Warden Management")
-            model.appType = "non_interactive"
-            model.grantTypes = [GrantType.clientCredentials.rawValue]
+            model.appType = .nonInteractive
+            model.grantTypes = [.clientCredentials]
             model.clientMetadata = [Self.marker.0: Self.marker.1]
             client = ClientRecord(
                 client: model, secretHash: SecretHash.sha256Hex(secret), createdAt: now, updatedAt: now)

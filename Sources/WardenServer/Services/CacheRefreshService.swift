@@ -50,7 +50,7 @@ struct CacheRefreshService: Service {
             case .keys: try await runtime.keys.refresh()
             case .tenant: try await runtime.cache.reload()
             case .backchannelDecided(let id):
-                if let key = BackchannelPollTracker.Key(hex: id) { runtime.backchannelPolls.markUnverified(key) }
+                runtime.backchannelPolls.markUnverified(id)
             case .deviceTransactions(let id):
                 runtime.deviceStreams.refresh(enrollmentID: id)
             case .reconnected:

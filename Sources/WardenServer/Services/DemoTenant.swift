@@ -66,9 +66,9 @@ public struct DemoTenant: Sendable {
         let callback = Self.callback(issuer: runtime.issuer)
 
         var native = Client(clientID: Self.nativeClientID, name: "Demo Native App")
-        native.appType = "native"
-        native.tokenEndpointAuthMethod = "none"
-        native.grantTypes = ["authorization_code", "refresh_token", GrantType.tokenExchange.rawValue]
+        native.appType = .native
+        native.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
+        native.grantTypes = [.authorizationCode, .refreshToken, .tokenExchange]
         native.callbacks = [callback]
         native.allowedLogoutURLs = [runtime.issuer + "demo/"]
         var transfer = SessionTransferConfiguration()
@@ -77,18 +77,18 @@ public struct DemoTenant: Sendable {
         try await upsert(native, secret: nil, now: now)
 
         var ciba = Client(clientID: Self.cibaClientID, name: "Demo Payments Agent")
-        ciba.appType = "non_interactive"
+        ciba.appType = .nonInteractive
         // The quick start's curl lines and the ciba-agent example send its secret by HTTP Basic; SPEC §4 enforces
         // the registered method.
-        ciba.tokenEndpointAuthMethod = "client_secret_basic"
-        ciba.grantTypes = [GrantType.ciba.rawValue, "refresh_token"]
-        ciba.backchannelTokenDeliveryMode = "poll"
+        ciba.tokenEndpointAuthMethod = .clientSecretBasic
+        ciba.grantTypes = [.ciba, .refreshToken]
+        ciba.backchannelTokenDeliveryMode = .poll
         let cibaSecret = RandomToken.make()
         try await upsert(ciba, secret: cibaSecret, now: now)
 
         var web = Client(clientID: Self.webClientID, name: "Demo Web App")
-        web.appType = "regular_web"
-        web.grantTypes = ["authorization_code", "refresh_token"]
+        web.appType = .regularWeb
+        web.grantTypes = [.authorizationCode, .refreshToken]
         web.callbacks = [callback]
         web.allowedLogoutURLs = [runtime.issuer + "demo/"]
         var webTransfer = SessionTransferConfiguration()

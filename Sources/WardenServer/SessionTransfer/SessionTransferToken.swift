@@ -52,32 +52,31 @@ struct SessionTransferToken: Codable, Sendable, Equatable {
 }
 
 /// `enforce_device_binding` (SPEC §8): what the consumer of a session transfer token must share with its creator.
-enum DeviceBinding: String, Codable, Sendable {
-    /// The same client IP.
-    case ip
-    /// The same autonomous system (from `--ip-database`).
-    case asn
-    case none
+extension DeviceBinding {
+    /// The bindings Warden enforces.
+    static let enforced: [DeviceBinding] = [.ip, .asn, .none]
 
     /// The binding a client's settings name; a stored value outside the three (never written by the Management
     /// API) binds to the IP, the default.
     init(_ configuration: SessionTransferConfiguration) {
-        self = Self(rawValue: configuration.enforceDeviceBinding) ?? .ip
+        let named = configuration.enforceDeviceBinding
+        self = Self.enforced.contains(named) ? named : .ip
     }
 
     /// Whether `consumer` may use a token `creator` made. An address or ASN unknown on either side never matches
     /// (ASN 0, an unrouted range in the ip2asn data, counts as unknown); addresses compare as numbers, so two
-    /// spellings of one IPv6 address match, and so do an IPv4 address and its IPv4-mapped IPv6 form.
+    /// spellings of one IPv6 address match, and so do an IPv4 address and its IPv4-mapped IPv6 form. A binding
+    /// outside ``enforced`` (only from a token made by another version) binds to the IP.
     func isSatisfied(creator: LoginEvent.RequestInfo, consumer: LoginEvent.RequestInfo) -> Bool {
         switch self {
         case .none:
             return true
-        case .ip:
-            guard let created = creator.ip.flatMap(IPAddress.init)?.unmappingIPv4 else { return false }
-            return consumer.ip.flatMap(IPAddress.init)?.unmappingIPv4 == created
         case .asn:
             guard let asn = creator.asn, asn != 0 else { return false }
             return consumer.asn == asn
+        default:
+            guard let created = creator.ip.flatMap(IPAddress.init)?.unmappingIPv4 else { return false }
+            return consumer.ip.flatMap(IPAddress.init)?.unmappingIPv4 == created
         }
     }
 }

@@ -83,7 +83,7 @@ struct LiveWarden: Sendable {
         self.http = http
         cibaClient = try await warden.makeClient(grantTypes: [.ciba, .refreshToken]) {
             $0.name = "Payments Agent"
-            $0.backchannelTokenDeliveryMode = "poll"
+            $0.backchannelTokenDeliveryMode = .poll
         }
         let api = try await warden.makeAPI(scopes: ["read:balance", "transfer:funds"]) {
             $0.authorizationDetails = [.init(type: "money_transfer")]
@@ -91,12 +91,12 @@ struct LiveWarden: Sendable {
         }
         apiIdentifier = api.identifier
         nativeClientID = try await warden.makeClient(grantTypes: [.authorizationCode, .refreshToken]) {
-            $0.appType = "native"
-            $0.tokenEndpointAuthMethod = "none"
+            $0.appType = .native
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
             $0.callbacks = [Self.callback.absoluteString]
             var transfer = SessionTransferConfiguration()
             transfer.canCreateSessionTransferToken = true
-            transfer.enforceDeviceBinding = "none"
+            transfer.enforceDeviceBinding = .none
             $0.sessionTransfer = transfer
             configureNative(&$0)
         }.id
@@ -147,8 +147,8 @@ struct LiveWarden: Sendable {
     /// A client of the tenant whose ID tokens are signed with `alg` and live `lifetime` seconds.
     func makeNativeClient(alg: SigningAlgorithm = .rs256, lifetime: Int = 36000) async throws -> String {
         try await warden.makeClient(grantTypes: [.authorizationCode, .refreshToken]) {
-            $0.appType = "native"
-            $0.tokenEndpointAuthMethod = "none"
+            $0.appType = .native
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
             $0.callbacks = [Self.callback.absoluteString]
             $0.jwtConfiguration = JWTConfiguration(alg: alg, lifetimeInSeconds: lifetime)
         }.id
@@ -157,8 +157,8 @@ struct LiveWarden: Sendable {
     /// A web client that accepts session transfer tokens by query and cookie (SPEC §8).
     func makeWebClient() async throws -> String {
         try await warden.makeClient(grantTypes: [.authorizationCode]) {
-            $0.appType = "regular_web"
-            $0.tokenEndpointAuthMethod = "none"
+            $0.appType = .regularWeb
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
             $0.callbacks = [Self.callback.absoluteString]
             var transfer = SessionTransferConfiguration()
             transfer.allowedAuthenticationMethods = ["cookie", "query"]

@@ -59,7 +59,7 @@ struct AuthorizeRequestTests {
     }
 
     @Test func clientWithoutTheAuthorizationCodeGrantIsUnauthorized() async throws {
-        let fixture = try await FrontChannelFixture.make { $0.grantTypes = ["refresh_token"] }
+        let fixture = try await FrontChannelFixture.make { $0.grantTypes = [.refreshToken] }
         try await fixture.warden.test { http in
             let response = try await http.execute(uri: fixture.authorizeURI(), method: .get)
             #expect(response.redirectParameters["error"] == "unauthorized_client")
@@ -76,7 +76,7 @@ struct AuthorizeRequestTests {
     }
 
     @Test func confidentialClientMayOmitPKCE() async throws {
-        let fixture = try await FrontChannelFixture.make { $0.tokenEndpointAuthMethod = "client_secret_post" }
+        let fixture = try await FrontChannelFixture.make { $0.tokenEndpointAuthMethod = .clientSecretPost }
         try await fixture.warden.test { http in
             let response = try await http.execute(
                 uri: fixture.authorizeURI(["code_challenge": nil, "code_challenge_method": nil]), method: .get)

@@ -80,8 +80,8 @@ struct FrontChannelFixture {
     ) async throws -> FrontChannelFixture {
         let warden = try await TestWarden.make { $0.issuer = URL(string: issuer)! }
         let client = try await warden.makeClient(grantTypes: [.authorizationCode, .refreshToken]) {
-            $0.tokenEndpointAuthMethod = "none"
-            $0.appType = "native"
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
+            $0.appType = .native
             $0.callbacks = [callback]
             $0.allowedLogoutURLs = ["https://app.example.com/signed-out"]
             configureClient(&$0)

@@ -207,7 +207,7 @@ struct BackchannelAuthorizeTests {
 
     @Test func aPingClientMustSendANotificationToken() async throws {
         let fixture = try await BackchannelFixture.make {
-            $0.backchannelTokenDeliveryMode = "ping"
+            $0.backchannelTokenDeliveryMode = .ping
             $0.backchannelClientNotificationEndpoint = "https://client.example.com/ciba"
         }
         try await fixture.warden.test { http in

@@ -27,7 +27,7 @@ struct BackchannelFixture {
         let warden = try await TestWarden.make { $0.outboxDirectory = outbox.path }
         let client = try await warden.makeClient(grantTypes: [.ciba, .refreshToken]) {
             $0.name = "Payments Agent"
-            $0.backchannelTokenDeliveryMode = "poll"
+            $0.backchannelTokenDeliveryMode = .poll
             configureClient(&$0)
         }
         let api = try await warden.makeAPI(scopes: ["read:balance", "transfer:funds"]) {
@@ -84,7 +84,8 @@ struct BackchannelFixture {
 
     /// The stored request of `authRequestID`.
     func stored(_ authRequestID: String) async throws -> BackchannelRequest {
-        try #require(try await warden.runtime.store.backchannelRequest(id: SecretHash.sha256Hex(authRequestID)))
+        try #require(
+            try await warden.runtime.store.backchannelRequest(id: BackchannelRequest.ID(authRequestID: authRequestID)))
     }
 
     /// The approval e-mails in the outbox, oldest first (waits up to 5 s for at least `count`).

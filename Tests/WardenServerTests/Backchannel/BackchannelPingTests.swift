@@ -41,7 +41,7 @@ struct BackchannelPingTests {
         try await Self.endpoint(received).test(.live) { endpoint in
             let port = try #require(endpoint.port)
             let fixture = try await BackchannelFixture.make {
-                $0.backchannelTokenDeliveryMode = "ping"
+                $0.backchannelTokenDeliveryMode = .ping
                 $0.backchannelClientNotificationEndpoint = "http://127.0.0.1:\(port)/ciba"
             }
             let deliveries = fixture.warden.runtime.deliveries
@@ -72,7 +72,7 @@ struct BackchannelPingTests {
         try await Self.endpoint(received).test(.live) { endpoint in
             let port = try #require(endpoint.port)
             let fixture = try await BackchannelFixture.make {
-                $0.backchannelTokenDeliveryMode = "ping"
+                $0.backchannelTokenDeliveryMode = .ping
                 $0.backchannelClientNotificationEndpoint = "http://127.0.0.1:\(port)/ciba"
             }
             try await fixture.warden.test { http in

@@ -143,7 +143,7 @@ struct BackchannelPollingTests {
         try await fixture.warden.test { http in
             let id = try await fixture.started(http: http)
             _ = try await fixture.warden.runtime.store.decideBackchannelRequest(
-                id: SecretHash.sha256Hex(id), approved: true, at: fixture.warden.clock.now())
+                id: BackchannelRequest.ID(authRequestID: id), approved: true, at: fixture.warden.clock.now())
             fixture.warden.clock.advance(by: 601)
             expectError(
                 try await fixture.poll(id, http: http), status: .badRequest, code: "expired_token")
@@ -192,13 +192,13 @@ struct BackchannelPollingTests {
             // Another node decides: storage changes, this node's memory does not.
             for id in [first, second] {
                 _ = try await runtime.store.decideBackchannelRequest(
-                    id: SecretHash.sha256Hex(id), approved: true, at: runtime.clock.now())
+                    id: BackchannelRequest.ID(authRequestID: id), approved: true, at: runtime.clock.now())
             }
             fixture.warden.clock.advance(by: 5)
             #expect(try await fixture.poll(first, http: http).json["error"] == "authorization_pending")
             // Its announcement (PostgreSQL NOTIFY) reaches this node.
             await CacheRefreshService(runtime: runtime).handle(
-                .backchannelDecided(requestID: SecretHash.sha256Hex(first)))
+                .backchannelDecided(requestID: BackchannelRequest.ID(authRequestID: first)))
             fixture.warden.clock.advance(by: 5)
             #expect(try await fixture.poll(first, http: http).status == .ok)
             #expect(try await fixture.poll(second, http: http).json["error"] == "authorization_pending")

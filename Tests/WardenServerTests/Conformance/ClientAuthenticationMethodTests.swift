@@ -24,7 +24,7 @@ struct ClientAuthenticationMethodTests {
     @Test func aBasicClientSendingItsSecretInTheBodyIsInvalidClient() async throws {
         let warden = try await TestWarden.make()
         let api = try await warden.makeAPI()
-        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = "client_secret_basic" }
+        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = .clientSecretBasic }
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things"])
         try await warden.test { http in
             let posted = try await http.postForm(
@@ -41,7 +41,7 @@ struct ClientAuthenticationMethodTests {
     @Test func aPostClientSendingItsSecretByHTTPBasicIsInvalidClient() async throws {
         let warden = try await TestWarden.make()
         let api = try await warden.makeAPI()
-        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = "client_secret_post" }
+        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = .clientSecretPost }
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things"])
         try await warden.test { http in
             let basic = try await http.postForm(

@@ -139,7 +139,7 @@ struct IntrospectionTests {
     @Test func errors() async throws {
         let flow = try await CodeFlowFixture.make()
         let publicClient = try await flow.warden.makeClient(grantTypes: [.authorizationCode]) {
-            $0.tokenEndpointAuthMethod = "none"
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
         }
         try await flow.warden.test { http in
             expectError(

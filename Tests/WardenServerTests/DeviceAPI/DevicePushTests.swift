@@ -11,7 +11,8 @@ struct DevicePushTests {
     static func push(issuer: String = "https://id.example.com/") -> DevicePush {
         let created = Date(timeIntervalSince1970: 1_795_000_000.5)
         let request = BackchannelRequest(
-            id: "req", consentID: "cns_abc", clientID: "client", userID: "auth0|u", scope: ["openid"], audience: nil,
+            id: BackchannelRequest.ID(authRequestID: "req"), consentID: "cns_abc", clientID: "client",
+            userID: "auth0|u", scope: ["openid"], audience: nil,
             bindingMessage: "Pay 10 EUR", authorizationDetails: nil, channel: .push, approvalTokenHash: nil,
             ping: nil, createdAt: created, expiresAt: created.addingTimeInterval(300))
         let enrollment = DeviceEnrollment(
@@ -19,7 +20,7 @@ struct DevicePushTests {
             pushCredentials: .init(service: "WEBHOOK", token: "hook-token"), publicKeyModulus: "n",
             publicKeyExponent: "AQAB", tokenHash: "h", totpSecret: "S", createdAt: created)
         let transaction = DeviceTransaction(
-            id: "dtx_1", requestID: "req", enrollmentID: "dev_1", challenge: "chal", createdAt: created,
+            id: "dtx_1", requestID: request.id, enrollmentID: "dev_1", challenge: "chal", createdAt: created,
             expiresAt: request.expiresAt)
         return DevicePush(
             transaction: transaction, request: request, enrollment: enrollment, clientName: "Bank",
@@ -67,7 +68,8 @@ struct DevicePushTests {
         let warden = try await TestWarden.make()
         let tokens = warden.runtime.deviceTransactions.tokens
         let transaction = DeviceTransaction(
-            id: "dtx_1", requestID: "req", enrollmentID: "dev_1", challenge: "c", createdAt: warden.clock.now(),
+            id: "dtx_1", requestID: BackchannelRequest.ID(authRequestID: "req"), enrollmentID: "dev_1", challenge: "c",
+            createdAt: warden.clock.now(),
             expiresAt: warden.clock.now().addingTimeInterval(300))
         let token = try await tokens.mint(for: transaction)
         let claims = try #require(tokens.verify(token))

@@ -45,7 +45,7 @@ struct ClientCredentialsTests {
         let api = try await warden.makeAPI(configure: {
             $0.signingAlg = alg; $0.tokenLifetime = 600
         })
-        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = "client_secret_basic" }
+        let client = try await warden.makeClient { $0.tokenEndpointAuthMethod = .clientSecretBasic }
         try await warden.grant(clientID: client.id, audience: api.identifier, scope: ["read:things", "write:things"])
         try await warden.test { http in
             let response = try await http.postForm(

@@ -31,7 +31,7 @@ struct CodeFlowFixture {
         if let existing { warden = existing } else { warden = try await TestWarden.make() }
         let client = try await warden.makeClient(grantTypes: grantTypes) {
             $0.callbacks = [redirectURI]
-            if isPublic { $0.tokenEndpointAuthMethod = "none" }
+            if isPublic { $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none }
             configure(&$0)
         }
         let now = warden.clock.now()

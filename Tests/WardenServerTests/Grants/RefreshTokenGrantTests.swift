@@ -16,7 +16,7 @@ struct RefreshTokenGrantTests {
         rotating: Bool, configure: @escaping (inout Client) -> Void = { _ in }
     ) async throws -> (CodeFlowFixture, String) {
         let flow = try await CodeFlowFixture.make {
-            $0.refreshToken.rotationType = rotating ? "rotating" : "non-rotating"
+            $0.refreshToken.rotationType = rotating ? .rotating : .nonRotating
             configure(&$0)
         }
         let token = try await flow.warden.test { http in
@@ -157,7 +157,7 @@ struct RefreshTokenGrantTests {
 
     @Test func anExpiringTokenExpires() async throws {
         let (flow, token) = try await Self.start(rotating: false) {
-            $0.refreshToken.expirationType = "expiring"
+            $0.refreshToken.expirationType = .expiring
             $0.refreshToken.tokenLifetime = 3600
         }
         try await flow.warden.test { http in
@@ -178,7 +178,7 @@ struct RefreshTokenGrantTests {
     }
 
     @Test func aPublicClientRefreshesWithItsClientIDAlone() async throws {
-        let flow = try await CodeFlowFixture.make(public: true) { $0.refreshToken.rotationType = "rotating" }
+        let flow = try await CodeFlowFixture.make(public: true) { $0.refreshToken.rotationType = .rotating }
         try await flow.warden.test { http in
             let token = try #require(
                 try await flow.tokens(scope: Self.offline, http: http)["refresh_token"]?.stringValue)

@@ -179,7 +179,9 @@ struct TokenEndpointErrorTests {
 
     @Test func publicClientCannotUseClientCredentials() async throws {
         let s = try await Self.setup()
-        let publicClient = try await s.warden.makeClient(configure: { $0.tokenEndpointAuthMethod = "none" })
+        let publicClient = try await s.warden.makeClient(configure: {
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
+        })
         try await s.warden.test { http in
             let response = try await http.postForm(
                 "/oauth/token",

@@ -21,7 +21,7 @@ struct ManagementBootstrapClientTests {
                 403, "operation_not_allowed", .patch, "clients/\(id)", json: ["grant_types": []])
             try await admin.expectError(403, "operation_not_allowed", .post, "clients/\(id)/rotate-secret")
             let stored = try #require(try await warden.runtime.store.client(id: id))
-            #expect(stored.client.grantTypes == [GrantType.clientCredentials.rawValue])
+            #expect(stored.client.grantTypes == [.clientCredentials])
             #expect(stored.secretHash == SecretHash.sha256Hex(warden.managementClientSecret))
             try await admin.expect(.ok, .get, "clients/\(id)")
         }

@@ -181,7 +181,7 @@ struct PostLoginRulesLoginTests {
     static func fixture(policies: [any PostLoginPolicy], email: String) async throws -> FrontChannelFixture {
         let warden = try await TestWarden.make(postLoginPolicies: policies)
         let client = try await warden.makeClient(grantTypes: [.authorizationCode]) {
-            $0.tokenEndpointAuthMethod = "none"
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
             $0.callbacks = [FrontChannelFixture.callback]
         }
         let userID = try await FrontChannelFixture.addUser(warden, email: email)

@@ -35,11 +35,11 @@ struct PushProvidersTests {
         try await Self.withCredentials { directory in
             let providers = try PushProviders.make(
                 configuration: Self.configuration(directory), logger: Logger(label: "test"))
-            #expect(providers.keys.sorted() == ["APNS", "FCM", "GCM", "WEBHOOK"])
-            #expect(providers["APNS"]?.name == "apns")
-            #expect(providers["WEBHOOK"]?.name == "webhook")
-            let fcm = try #require(providers["FCM"] as? FCMProvider)
-            #expect(providers["GCM"] as? FCMProvider === fcm)
+            #expect(providers.keys.map(\.rawValue).sorted() == ["APNS", "FCM", "GCM", "WEBHOOK"])
+            #expect(providers[.apns]?.name == "apns")
+            #expect(providers[.webhook]?.name == "webhook")
+            let fcm = try #require(providers[.fcm] as? FCMProvider)
+            #expect(providers[.gcm] as? FCMProvider === fcm)
             try await PushProviders.shutdown(providers)
         }
     }

@@ -20,7 +20,8 @@ extension DevicePush {
     /// A notification to a device enrolled with `service` and `token`.
     static func sample(service: String, token: String) throws -> DevicePush {
         let json: JSONValue = [
-            "request_id": "bcreq_1", "transaction_id": "tx_1", "enrollment_id": "dev_8Tq2", "service": .string(service),
+            "request_id": .string(BackchannelRequest.ID(authRequestID: "bcreq_1").hex), "transaction_id": "tx_1",
+            "enrollment_id": "dev_8Tq2", "service": .string(service),
             "push_token": .string(token), "challenge": "c-4f1d", "requested_at": "2025-01-02T03:04:05.678Z",
             "issuer_host": "127.0.0.1:8080", "consent_id": "cns_42", "title": "Bank <Demo>",
             "binding_message": "Transfer 100 € to Bob",

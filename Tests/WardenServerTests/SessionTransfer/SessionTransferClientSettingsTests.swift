@@ -36,7 +36,7 @@ struct SessionTransferClientSettingsTests {
             let patched = try await admin.expect(.ok, .patch, "clients/\(id)", json: ["session_transfer": settings])
             #expect(patched["session_transfer"] == settings)
             let stored = try #require(try await warden.runtime.store.client(id: id)?.client.sessionTransfer)
-            #expect(stored.enforceDeviceBinding == "asn" && stored.allowedAuthenticationMethods == ["query", "cookie"])
+            #expect(stored.enforceDeviceBinding == .asn && stored.allowedAuthenticationMethods == ["query", "cookie"])
 
             let none = try await admin.expect(
                 .ok, .patch, "clients/\(id)", json: ["session_transfer": ["enforce_device_binding": "none"]])

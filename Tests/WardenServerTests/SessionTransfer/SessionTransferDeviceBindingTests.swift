@@ -43,7 +43,7 @@ struct SessionTransferDeviceBindingTests {
     @Test func ipBindingComparesTheClientAddresses() async throws {
         let warden = try await TestWarden.make { $0.trustedProxies = ["127.0.0.1/32", "::1/128"] }
         let fixture = try await SessionTransferFixture.make(warden: warden) {
-            $0.sessionTransfer?.enforceDeviceBinding = "ip"
+            $0.sessionTransfer?.enforceDeviceBinding = .ip
         }
         let phone: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"]
         let laptop: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.8"]

@@ -92,7 +92,7 @@ struct SessionTransferExchangeTests {
     }
 
     @Test func tokenExchangeNeedsThatGrant() async throws {
-        let fixture = try await Fixture.make { $0.grantTypes.removeAll { $0 == GrantType.tokenExchange.rawValue } }
+        let fixture = try await Fixture.make { $0.grantTypes.removeAll { $0 == .tokenExchange } }
         try await fixture.warden.test { http in
             let refreshToken = try await fixture.refreshToken(http: http)
             expectError(

@@ -37,17 +37,17 @@ struct SessionTransferFixture {
         let native = try await CodeFlowFixture.make(
             public: true, grantTypes: [.authorizationCode, .refreshToken, .tokenExchange], warden: warden
         ) {
-            $0.appType = "native"
-            $0.refreshToken.rotationType = rotating ? "rotating" : "non-rotating"
+            $0.appType = .native
+            $0.refreshToken.rotationType = rotating ? .rotating : .nonRotating
             var settings = SessionTransferConfiguration()
             settings.canCreateSessionTransferToken = true
-            settings.enforceDeviceBinding = "none"
+            settings.enforceDeviceBinding = .none
             $0.sessionTransfer = settings
             configureNative(&$0)
         }
         let web = try await native.warden.makeClient(grantTypes: [.authorizationCode, .refreshToken]) {
-            $0.appType = "regular_web"
-            $0.tokenEndpointAuthMethod = "none"
+            $0.appType = .regularWeb
+            $0.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
             $0.callbacks = [FrontChannelFixture.callback]
             var settings = SessionTransferConfiguration()
             settings.allowedAuthenticationMethods = ["cookie", "query"]

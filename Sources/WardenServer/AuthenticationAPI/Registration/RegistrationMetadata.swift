@@ -12,7 +12,7 @@ extension OAuthError.Code {
 /// client may ask for, with every attacker-controlled text bounded before it is stored.
 struct RegistrationMetadata: Sendable, Equatable {
     /// The token endpoint authentication methods a registered client may use (SPEC §13).
-    static let authMethods: Set<String> = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]
+    static let authMethods: [TokenEndpointAuthMethod] = [.none, .clientSecretBasic, .clientSecretPost, .privateKeyJWT]
     /// At most this many redirect URIs, and this long each (and for the other URIs).
     static let maximumRedirectURIs = 10
     static let maximumURILength = 2000
@@ -26,7 +26,7 @@ struct RegistrationMetadata: Sendable, Equatable {
     var clientName: String?
     var redirectURIs: [String]
     var grantTypes: [GrantType]
-    var tokenEndpointAuthMethod: String
+    var tokenEndpointAuthMethod: TokenEndpointAuthMethod
     /// The `jwks` of a `private_key_jwt` client as stored credentials (PEM public keys).
     var credentials: [ClientCredential]
     var scope: String?
@@ -36,7 +36,7 @@ struct RegistrationMetadata: Sendable, Equatable {
     var softwareVersion: String?
 
     /// Whether the client gets a secret.
-    var usesSecret: Bool { tokenEndpointAuthMethod.hasPrefix("client_secret_") }
+    var usesSecret: Bool { tokenEndpointAuthMethod.usesSecret }
 
     /// Reads and checks `object`; metadata Warden does not use (`application_type`, `contacts`, …) is ignored,
     /// as RFC 7591 §2 allows.
@@ -50,11 +50,12 @@ struct RegistrationMetadata: Sendable, Equatable {
         grantTypes = try Self.grantTypes(object)
         try Self.checkResponseTypes(object)
         redirectURIs = try Self.redirectURIs(object)
-        let method = try Self.optionalString(object, "token_endpoint_auth_method") ?? "none"
+        let method = TokenEndpointAuthMethod(
+            rawValue: try Self.optionalString(object, "token_endpoint_auth_method") ?? "none")
         guard Self.authMethods.contains(method) else {
             throw Self.invalid(
                 "token_endpoint_auth_method must be one of "
-                    + Self.authMethods.sorted().joined(separator: ", "))
+                    + Self.authMethods.map(\.rawValue).joined(separator: ", "))
         }
         tokenEndpointAuthMethod = method
         credentials = try Self.credentials(object, method: method)

@@ -5,12 +5,12 @@ import WardenCore
 /// every provider renders. The transaction token is not stored here: it is a JWT minted when the
 /// notification is sent (``TransactionToken``).
 struct DevicePush: JobPayload, Equatable {
-    var requestID: String
+    var requestID: BackchannelRequest.ID
     var transactionID: String
     /// `dai`: the device account.
     var enrollmentID: String
     /// The push service as enrolled (`APNS`, `GCM`, `FCM`, `STREAM`, `WEBHOOK`).
-    var service: String
+    var service: PushService
     /// The device's push token.
     var pushToken: String
     /// `c`.
@@ -48,7 +48,7 @@ struct DevicePush: JobPayload, Equatable {
         requestID = request.id
         transactionID = transaction.id
         enrollmentID = enrollment.id
-        service = enrollment.pushCredentials?.service ?? ""
+        service = enrollment.pushCredentials?.service ?? PushService(rawValue: "")
         pushToken = enrollment.pushCredentials?.token ?? ""
         challenge = transaction.challenge
         requestedAt = ManagementResponse.timestamp(request.createdAt).stringValue ?? ""
@@ -91,7 +91,7 @@ struct DevicePush: JobPayload, Equatable {
     func webhookBody(transactionToken: String) -> JSONValue {
         guard case .object(var members) = apnsBody(transactionToken: transactionToken) else { return .null }
         members["device"] = .object([
-            "id": .string(enrollmentID), "service": .string(service), "token": .string(pushToken),
+            "id": .string(enrollmentID), "service": .string(service.rawValue), "token": .string(pushToken),
         ])
         return .object(members)
     }

@@ -11,7 +11,7 @@ struct PushDelivery: DeliveryHandler {
     let store: any WardenStore
     let tokens: TransactionToken
     /// By enrolled service (`APNS`, `FCM`, `GCM`, `STREAM`, `WEBHOOK`).
-    let providers: [String: any PushProvider]
+    let providers: [PushService: any PushProvider]
     let eventLog: EventLog
     let clock: any WardenClock
     let logger: Logger
@@ -22,7 +22,7 @@ struct PushDelivery: DeliveryHandler {
             !request.isExpired(at: clock.now()),
             let transaction = try await store.deviceTransaction(id: push.transactionID)
         else { return }
-        guard let provider = providers[push.service.uppercased()] else {
+        guard let provider = providers[PushService(rawValue: push.service.rawValue.uppercased())] else {
             let reason = "no provider is configured for the push service \(push.service)"
             log(.pushFailed, push, request, reason)
             throw DeliveryFailure.permanent(reason)
@@ -57,6 +57,6 @@ struct PushDelivery: DeliveryHandler {
             LogEvent(
                 date: clock.now(), type: type, description: description, clientID: request.clientID,
                 userID: request.userID, audience: request.audience,
-                details: ["enrollment_id": .string(push.enrollmentID), "service": .string(push.service)]))
+                details: ["enrollment_id": .string(push.enrollmentID), "service": .string(push.service.rawValue)]))
     }
 }

@@ -15,23 +15,23 @@ enum PushProviders {
     /// Everything that can fail (key files, the service account, CA files) is read before any connection pool
     /// is made, so a misconfiguration throws at start-up and leaves nothing to shut down. Providers that own
     /// connections are closed by ``shutdown(_:)``.
-    static func make(configuration: WardenConfiguration, logger: Logger) throws -> [String: any PushProvider] {
+    static func make(configuration: WardenConfiguration, logger: Logger) throws -> [PushService: any PushProvider] {
         let apns = try configuration.apns.map(APNsProvider.Setup.init(settings:))
         let fcm = try configuration.fcm.map(FCMProvider.Setup.init(settings:))
-        var providers: [String: any PushProvider] = [:]
+        var providers: [PushService: any PushProvider] = [:]
         if let url = configuration.pushWebhookURL {
             guard let secret = configuration.pushWebhookSecret, !secret.isEmpty else {
                 throw PushConfigurationError(description: "--push-webhook-url needs --push-webhook-secret")
             }
-            providers["WEBHOOK"] = WebhookProvider(url: url, secret: secret, httpClient: .shared)
+            providers[.webhook] = WebhookProvider(url: url, secret: secret, httpClient: .shared)
         }
         if let apns {
-            providers["APNS"] = APNsProvider(apns, logger: logger)
+            providers[.apns] = APNsProvider(apns, logger: logger)
         }
         if let fcm {
             let provider = FCMProvider(fcm, logger: logger)
-            providers["FCM"] = provider
-            providers["GCM"] = provider
+            providers[.fcm] = provider
+            providers[.gcm] = provider
         }
         return providers
     }
@@ -39,7 +39,7 @@ enum PushProviders {
     /// Closes the connection pools of `providers`, each provider once (FCM serves two names). Call it when the
     /// delivery service has stopped; every provider is shut down even when one fails, then the first error is
     /// thrown.
-    static func shutdown(_ providers: [String: any PushProvider]) async throws {
+    static func shutdown(_ providers: [PushService: any PushProvider]) async throws {
         var closed: Set<ObjectIdentifier> = []
         var firstError: (any Error)?
         for case let provider as any PushProviderWithConnections in providers.values
