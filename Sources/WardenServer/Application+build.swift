@@ -14,21 +14,51 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(ErrorMiddleware(store: runtime.store))
-    HealthController(runtime: runtime).addRoutes(to: router)
-    DiscoveryController(runtime: runtime).addRoutes(to: router)
-    TokenController(runtime: runtime).addRoutes(to: router)
+    let grants = runtime.makeGrantRegistry()
+    HealthController(store: runtime.store).addRoutes(to: router)
+    DiscoveryController(
+        issuer: runtime.issuer, userinfoEndpoint: runtime.configuration.userinfoAudience,
+        grantTypes: grants.grantTypes, keys: runtime.keys, tenant: runtime.cache
+    ).addRoutes(to: router)
+    TokenController(
+        grants: grants, clients: runtime.makeClientAuthenticator(), eventLog: runtime.eventLog, clock: runtime.clock,
+        trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     AuthorizeController(runtime: runtime).addRoutes(to: router)
-    BackchannelAuthorizeController(runtime: runtime).addRoutes(to: router)
-    BackchannelApprovalController(runtime: runtime).addRoutes(to: router)
-    EnrollmentTicketPageController(runtime: runtime).addRoutes(to: router)
+    BackchannelAuthorizeController(
+        clients: runtime.makeClientAuthenticator(), scopes: runtime.scopePolicy, service: runtime.backchannelService,
+        users: runtime.store, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    BackchannelApprovalController(
+        flow: AuthorizationFlow(runtime: runtime), service: runtime.backchannelService, requests: runtime.store,
+        tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    EnrollmentTicketPageController(tickets: runtime.enrollmentTickets, issuer: runtime.issuer).addRoutes(to: router)
     DeviceAPIController(runtime: runtime).addRoutes(to: router)
     DeviceStreamController(runtime: runtime).addRoutes(to: router)
     RichConsentsController(runtime: runtime).addRoutes(to: router)
-    LogoutController(runtime: runtime).addRoutes(to: router)
+    LogoutController(
+        sessions: SessionManager(runtime: runtime), basePath: AuthorizationFlow(runtime: runtime).basePath,
+        keys: runtime.keys, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer, codes: runtime.store, clock: runtime.clock)
-    RevocationController(runtime: runtime).addRoutes(to: router)
-    IntrospectionController(runtime: runtime).addRoutes(to: router)
-    UserInfoController(runtime: runtime).addRoutes(to: router)
+    RevocationController(
+        clients: runtime.makeClientAuthenticator(), refreshTokens: runtime.store,
+        familyRevocation: runtime.refreshTokenFamilyRevocation, issuer: runtime.makeTokenIssuer(),
+        clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    IntrospectionController(
+        clients: runtime.makeClientAuthenticator(), accessTokens: runtime.accessTokenVerifier,
+        revocations: runtime.accessTokenRevocation, tenant: runtime.cache, refreshTokens: runtime.store,
+        users: runtime.store, clock: runtime.clock, issuer: runtime.issuer
+    ).addRoutes(to: router)
+    UserInfoController(
+        accessTokens: runtime.accessTokenVerifier, revocations: runtime.accessTokenRevocation, users: runtime.store,
+        clock: runtime.clock, audience: runtime.configuration.userinfoAudience
+    ).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)

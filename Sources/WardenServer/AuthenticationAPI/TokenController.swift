@@ -5,14 +5,24 @@ import WardenCore
 /// `POST /oauth/token` (RFC 6749 §3.2): parses the body, authenticates the client, checks the client may use
 /// the grant, and dispatches to the grant's handler. Every response carries `Cache-Control: no-store`.
 struct TokenController: Sendable {
-    let runtime: WardenRuntime
     let grants: GrantRegistry
     let clients: ClientAuthenticator
+    /// Where failed exchanges are logged.
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.grants = GrantRegistry(runtime: runtime)
-        self.clients = ClientAuthenticator(runtime: runtime)
+    /// The endpoint of `grants`, for the clients `clients` authenticates; failures are logged to `eventLog`.
+    init(
+        grants: GrantRegistry, clients: ClientAuthenticator, eventLog: EventLog, clock: any WardenClock,
+        trustedProxies: [CIDR]
+    ) {
+        self.grants = grants
+        self.clients = clients
+        self.eventLog = eventLog
+        self.clock = clock
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -27,7 +37,7 @@ struct TokenController: Sendable {
         guard let handler = grants.handler(for: GrantType(rawValue: grantType), parameters: parameters) else {
             throw OAuthError(.unsupportedGrantType, "Unsupported grant type: \(grantType)")
         }
-        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         let userAgent = request.headers[.userAgent]
         do {
             let client = try await clients.authenticate(
@@ -42,9 +52,9 @@ struct TokenController: Sendable {
                     userAgent: userAgent))
             return .json(JSONValue.serializedObject(response.members), noStore: true)
         } catch let error as OAuthError where handler.logs(error) {
-            runtime.eventLog.record(
+            eventLog.record(
                 LogEvent(
-                    date: runtime.clock.now(), type: handler.failureEvent, description: error.description,
+                    date: clock.now(), type: handler.failureEvent, description: error.description,
                     clientID: parameters["client_id"], ip: ip, userAgent: userAgent,
                     audience: parameters["audience"] ?? parameters["resource"], scope: parameters["scope"]))
             throw error

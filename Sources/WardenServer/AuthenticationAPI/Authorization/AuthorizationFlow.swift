@@ -18,7 +18,7 @@ struct AuthorizationFlow: Sendable {
         self.runtime = runtime
         self.sessions = SessionManager(runtime: runtime)
         self.transactions = LoginTransactionStore(runtime: runtime)
-        self.scopes = ScopePolicy(runtime: runtime)
+        self.scopes = runtime.scopePolicy
         self.codes = AuthorizationCodeIssuer(runtime: runtime)
         let path = URLComponents(string: runtime.issuer)?.path ?? "/"
         self.basePath = path.hasSuffix("/") ? path : path + "/"
