@@ -24,14 +24,27 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         grants: grants, clients: runtime.makeClientAuthenticator(), eventLog: runtime.eventLog, clock: runtime.clock,
         trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
-    AuthorizeController(runtime: runtime).addRoutes(to: router)
+    let flow = runtime.authorizationFlow
+    let postLogin = runtime.postLoginCheck
+    AuthorizeController(
+        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
+        passwords: PasswordAuthenticator(
+            store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
+            bcryptCost: runtime.configuration.bcryptCost),
+        postLogin: postLogin,
+        sessionTransfer: SessionTransferConsumer(
+            flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
+            sessions: runtime.store, postLogin: postLogin, eventLog: runtime.eventLog, clock: runtime.clock),
+        tenant: runtime.cache, users: runtime.store, database: runtime.store, eventLog: runtime.eventLog,
+        clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     BackchannelAuthorizeController(
         clients: runtime.makeClientAuthenticator(), scopes: runtime.scopePolicy, service: runtime.backchannelService,
         users: runtime.store, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
         issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     BackchannelApprovalController(
-        flow: AuthorizationFlow(runtime: runtime), service: runtime.backchannelService, requests: runtime.store,
+        flow: flow, service: runtime.backchannelService, requests: runtime.store,
         tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
         trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
@@ -40,7 +53,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DeviceStreamController(runtime: runtime).addRoutes(to: router)
     RichConsentsController(runtime: runtime).addRoutes(to: router)
     LogoutController(
-        sessions: SessionManager(runtime: runtime), basePath: AuthorizationFlow(runtime: runtime).basePath,
+        sessions: flow.sessions, basePath: flow.basePath,
         keys: runtime.keys, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
         issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)

@@ -72,4 +72,24 @@ extension WardenRuntime {
     var enrollmentTickets: EnrollmentTickets {
         EnrollmentTickets(store: store, clock: clock)
     }
+
+    /// The SSO sessions of the hosted login.
+    var sessionManager: SessionManager {
+        SessionManager(store: store, clock: clock, secureCookies: !configuration.isPlainHTTP)
+    }
+
+    /// The post-login rules and the embedder's policies, run on every login.
+    var postLoginCheck: PostLoginCheck {
+        PostLoginCheck(
+            rules: store, policies: postLoginPolicies, ipIntelligence: ipIntelligence, trustedProxies: trustedProxies,
+            eventLog: eventLog, clock: clock, logger: logger)
+    }
+
+    /// The steps of the authorization code flow, shared by `/authorize`, the CIBA approval page and logout.
+    var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(
+            sessions: sessionManager, transactions: LoginTransactionStore(store: store, clock: clock),
+            scopes: scopePolicy, codes: AuthorizationCodeIssuer(codes: store, clock: clock), users: store,
+            clock: clock, issuer: issuer)
+    }
 }
