@@ -14,24 +14,68 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(ErrorMiddleware(store: runtime.store))
-    HealthController(runtime: runtime).addRoutes(to: router)
-    DiscoveryController(runtime: runtime).addRoutes(to: router)
-    TokenController(runtime: runtime).addRoutes(to: router)
-    AuthorizeController(runtime: runtime).addRoutes(to: router)
-    BackchannelAuthorizeController(runtime: runtime).addRoutes(to: router)
-    BackchannelApprovalController(runtime: runtime).addRoutes(to: router)
-    EnrollmentTicketPageController(runtime: runtime).addRoutes(to: router)
+    let grants = runtime.makeGrantRegistry()
+    HealthController(store: runtime.store).addRoutes(to: router)
+    DiscoveryController(
+        issuer: runtime.issuer, userinfoEndpoint: runtime.configuration.userinfoAudience,
+        grantTypes: grants.grantTypes, keys: runtime.keys, tenant: runtime.cache,
+        registrationMode: runtime.configuration.registration
+    ).addRoutes(to: router)
+    TokenController(
+        grants: grants, clients: runtime.makeClientAuthenticator(), registrations: runtime.store,
+        eventLog: runtime.eventLog, clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    let flow = runtime.authorizationFlow
+    let postLogin = runtime.postLoginCheck
+    AuthorizeController(
+        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
+        passwords: PasswordAuthenticator(
+            store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
+            bcryptCost: runtime.configuration.bcryptCost),
+        postLogin: postLogin,
+        sessionTransfer: SessionTransferConsumer(
+            flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
+            sessions: runtime.store, postLogin: postLogin, eventLog: runtime.eventLog, clock: runtime.clock),
+        tenant: runtime.cache, users: runtime.store, database: runtime.store, eventLog: runtime.eventLog,
+        clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    BackchannelAuthorizeController(
+        clients: runtime.makeClientAuthenticator(), scopes: runtime.scopePolicy, service: runtime.backchannelService,
+        users: runtime.store, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    BackchannelApprovalController(
+        flow: flow, service: runtime.backchannelService, requests: runtime.store,
+        tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    EnrollmentTicketPageController(tickets: runtime.enrollmentTickets, issuer: runtime.issuer).addRoutes(to: router)
     // The device API and rich consents answer in the Management shape (SPEC §7), the Management API too (§9).
     let managementShaped = ErrorMiddleware(store: runtime.store, shape: .management, logsRefusals: false)
     let deviceAPI = router.group().add(middleware: managementShaped)
     DeviceAPIController(runtime: runtime).addRoutes(to: deviceAPI)
     DeviceStreamController(runtime: runtime).addRoutes(to: deviceAPI)
     RichConsentsController(runtime: runtime).addRoutes(to: deviceAPI)
-    LogoutController(runtime: runtime).addRoutes(to: router)
+    LogoutController(
+        sessions: flow.sessions, basePath: flow.basePath,
+        keys: runtime.keys, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
+        issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     DemoTenant.addRoutes(to: router, issuer: runtime.issuer, codes: runtime.store, clock: runtime.clock)
-    RevocationController(runtime: runtime).addRoutes(to: router)
-    IntrospectionController(runtime: runtime).addRoutes(to: router)
-    UserInfoController(runtime: runtime).addRoutes(to: router)
+    RevocationController(
+        clients: runtime.makeClientAuthenticator(), refreshTokens: runtime.store,
+        familyRevocation: runtime.refreshTokenFamilyRevocation, issuer: runtime.makeTokenIssuer(),
+        clock: runtime.clock, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    IntrospectionController(
+        clients: runtime.makeClientAuthenticator(), accessTokens: runtime.accessTokenVerifier,
+        revocations: runtime.accessTokenRevocation, tenant: runtime.cache, refreshTokens: runtime.store,
+        users: runtime.store, clock: runtime.clock, issuer: runtime.issuer
+    ).addRoutes(to: router)
+    UserInfoController(
+        accessTokens: runtime.accessTokenVerifier, revocations: runtime.accessTokenRevocation, users: runtime.store,
+        clock: runtime.clock, audience: runtime.configuration.userinfoAudience
+    ).addRoutes(to: router)
     ClientRegistrationController(
         mode: runtime.configuration.registration, clients: runtime.store,
         managementAuth: ManagementAuthMiddleware(runtime: runtime),

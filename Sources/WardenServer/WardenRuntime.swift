@@ -61,9 +61,9 @@ public final class WardenRuntime: Sendable {
         }
         runtime.deliveries.register(
             BackchannelMailDelivery(
-                store: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog, clock: clock,
-                issuer: runtime.issuer, from: sender, logger: logger))
-        runtime.deliveries.register(BackchannelPingDelivery(store: store, httpClient: .shared, logger: logger))
+                requests: store, users: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog,
+                clock: clock, issuer: runtime.issuer, from: sender, logger: logger))
+        runtime.deliveries.register(BackchannelPingDelivery(requests: store, httpClient: .shared, logger: logger))
         runtime.deliveries.register(
             EnrollmentTicketMailDelivery(
                 mail: runtime.mail, from: sender, logger: logger))

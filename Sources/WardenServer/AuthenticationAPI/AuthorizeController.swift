@@ -8,16 +8,41 @@ import WardenCore
 /// `GET /authorize`, the hosted login form (`GET`/`POST /u/login`) and the consent form (`POST /u/consent`).
 /// Every answer is a redirect to the verified redirect URI or an HTML page; never JSON.
 struct AuthorizeController: Sendable {
-    let runtime: WardenRuntime
     let validator: AuthorizationRequestValidator
     let flow: AuthorizationFlow
     let passwords: PasswordAuthenticator
+    let postLogin: PostLoginCheck
+    let sessionTransfer: SessionTransferConsumer
+    /// The clients of pending logins.
+    let tenant: TenantCache
+    /// Where a login's `last_login` and `logins_count` are recorded.
+    let users: any UserStore
+    /// Asked only whether a failure means the database is down (503, SPEC §11).
+    let database: any WardenStore
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.validator = AuthorizationRequestValidator(runtime: runtime)
-        self.flow = AuthorizationFlow(runtime: runtime)
-        self.passwords = PasswordAuthenticator(runtime: runtime)
+    /// The front channel: requests checked by `validator`, answered through `flow` (or `sessionTransfer`),
+    /// people signed in by `passwords` once `postLogin` allows it; logins are logged to `eventLog`.
+    init(
+        validator: AuthorizationRequestValidator, flow: AuthorizationFlow, passwords: PasswordAuthenticator,
+        postLogin: PostLoginCheck, sessionTransfer: SessionTransferConsumer, tenant: TenantCache,
+        users: any UserStore, database: any WardenStore, eventLog: EventLog, clock: any WardenClock,
+        trustedProxies: [CIDR]
+    ) {
+        self.validator = validator
+        self.flow = flow
+        self.passwords = passwords
+        self.postLogin = postLogin
+        self.sessionTransfer = sessionTransfer
+        self.tenant = tenant
+        self.users = users
+        self.database = database
+        self.eventLog = eventLog
+        self.clock = clock
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -50,7 +75,7 @@ struct AuthorizeController: Sendable {
         _ query: QueryParameters, _ request: Request, context: WardenRequestContext
     ) async throws -> Response {
         let (authorization, client) = try await validator.validate(query)
-        if let transferred = try await SessionTransferConsumer(flow: flow).respond(
+        if let transferred = try await sessionTransfer.respond(
             to: authorization, client: client, query: query, request: request, context: context)
         {
             return transferred
@@ -58,7 +83,7 @@ struct AuthorizeController: Sendable {
         if let session = try await flow.sessions.current(request), let user = try await flow.activeUser(of: session),
             flow.isSatisfied(authorization, by: session)
         {
-            if let refusal = try await PostLoginCheck(runtime: runtime).refusal(
+            if let refusal = try await postLogin.refusal(
                 of: user, client: client, answering: authorization, request: request, context: context)
             {
                 return refusal
@@ -106,7 +131,7 @@ struct AuthorizeController: Sendable {
                 id: id, transaction: transaction, client: client, email: email,
                 message: "Enter your e-mail address and password.")
         }
-        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         let attempt = PasswordAuthenticator.Attempt(
             email: email, password: password, client: client, ip: ip, userAgent: request.headers[.userAgent])
         switch try await passwords.authenticate(attempt) {
@@ -116,7 +141,7 @@ struct AuthorizeController: Sendable {
             guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
                 throw ErrorPage.expiredTransaction
             }
-            if let refusal = try await PostLoginCheck(runtime: runtime).refusal(
+            if let refusal = try await postLogin.refusal(
                 of: record.user, client: client, answering: transaction.request, request: request, context: context)
             {
                 return refusal
@@ -163,7 +188,7 @@ struct AuthorizeController: Sendable {
     /// The pending login transaction `id` and its client.
     private func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
         guard let id, let transaction = try await flow.transactions.peek(id, stage: .login),
-            let client = try await runtime.cache.client(id: transaction.clientID)?.client
+            let client = try await tenant.client(id: transaction.clientID)?.client
         else { throw ErrorPage.expiredTransaction }
         return (id, transaction, client)
     }
@@ -172,12 +197,12 @@ struct AuthorizeController: Sendable {
     private func recordLogin(
         _ record: UserRecord, attempt: PasswordAuthenticator.Attempt, request: AuthorizationRequest?
     ) async throws -> User {
-        let now = runtime.clock.now()
+        let now = clock.now()
         var updated = record
         updated.user.lastLogin = now
         updated.user.loginsCount += 1
-        try await runtime.store.updateUser(updated)
-        runtime.eventLog.record(
+        try await users.updateUser(updated)
+        eventLog.record(
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: attempt.client.clientID,
                 clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent,
@@ -188,7 +213,7 @@ struct AuthorizeController: Sendable {
 
     /// Runs a handler of the front channel, turning its failures into pages or redirects.
     private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
-        await HostedPages.respond(context, store: runtime.store) {
+        await HostedPages.respond(context, store: database) {
             do {
                 return try await handler()
             } catch let failure as AuthorizationFailure {

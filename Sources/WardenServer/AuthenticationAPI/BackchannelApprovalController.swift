@@ -8,14 +8,31 @@ import WardenCore
 /// details (SPEC §6.5) to the user the request is for, after the hosted login when needed; `POST` records
 /// Approve or Deny. Viewing does not use the link up; the decision does, and the link dies with the request.
 struct BackchannelApprovalController: Sendable {
-    let runtime: WardenRuntime
+    /// The hosted login and the SSO session.
     let flow: AuthorizationFlow
     let service: BackchannelService
+    /// Where a link's request is read.
+    let requests: any BackchannelRequestStore
+    /// The clients and APIs the page names.
+    let tenant: TenantCache
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.flow = AuthorizationFlow(runtime: runtime)
-        self.service = BackchannelService(runtime: runtime)
+    /// The page of the requests of `requests`, signing in through `flow` and deciding through `service`;
+    /// decisions are logged to `eventLog`.
+    init(
+        flow: AuthorizationFlow, service: BackchannelService, requests: any BackchannelRequestStore,
+        tenant: TenantCache, eventLog: EventLog, clock: any WardenClock, trustedProxies: [CIDR]
+    ) {
+        self.flow = flow
+        self.service = service
+        self.requests = requests
+        self.tenant = tenant
+        self.eventLog = eventLog
+        self.clock = clock
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -39,7 +56,7 @@ struct BackchannelApprovalController: Sendable {
         guard let user = try await flow.activeUser(of: session) else {
             return try await startLogin(token: token, record: record)
         }
-        let client = try await runtime.cache.client(id: record.clientID)?.client
+        let client = try await tenant.client(id: record.clientID)?.client
         let page = BackchannelApprovalPage(
             clientName: DisplayText.clean(client?.name ?? "An application"), email: user.email ?? user.userID,
             bindingMessage: DisplayText.clean(record.bindingMessage), audience: try await apiName(record.audience),
@@ -65,15 +82,15 @@ struct BackchannelApprovalController: Sendable {
         let approved = action == "accept"
         switch try await service.decide(record, approved: approved) {
         case .decided:
-            let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
-            runtime.eventLog.record(
+            let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
+            eventLog.record(
                 LogEvent(
-                    date: runtime.clock.now(), type: approved ? .deviceAccepted : .deviceRejected,
+                    date: clock.now(), type: approved ? .deviceAccepted : .deviceRejected,
                     description: approved
                         ? "Approved on the e-mail approval page" : "Denied on the e-mail approval page",
                     clientID: record.clientID, ip: ip, userAgent: request.headers[.userAgent], userID: session.userID,
                     audience: record.audience, scope: record.scope.joined(separator: " ")))
-            let client = try await runtime.cache.client(id: record.clientID)?.client
+            let client = try await tenant.client(id: record.clientID)?.client
             let name = DisplayText.clean(client?.name ?? "the application")
             return PageRenderer.shared.response(
                 approved
@@ -92,10 +109,10 @@ struct BackchannelApprovalController: Sendable {
     /// The link's request while it can still be decided, or the page that says why not.
     private func pendingRequest(_ context: WardenRequestContext) async throws -> (String, BackchannelRequest) {
         guard let token = context.parameters.get("token"), !token.isEmpty,
-            let record = try await runtime.store.backchannelRequest(approvalTokenHash: SecretHash.sha256Hex(token))
+            let record = try await requests.backchannelRequest(approvalTokenHash: SecretHash.sha256Hex(token))
         else { throw ResultPages.unknownLink }
         guard record.status == .pending else { throw ResultPages.alreadyAnswered }
-        guard !record.isExpired(at: runtime.clock.now()) else { throw ResultPages.expired }
+        guard !record.isExpired(at: clock.now()) else { throw ResultPages.expired }
         return (token, record)
     }
 
@@ -137,7 +154,7 @@ struct BackchannelApprovalController: Sendable {
 
     private func apiName(_ audience: String?) async throws -> String? {
         guard let audience else { return nil }
-        guard let api = try await runtime.cache.resourceServer(identifier: audience) else { return audience }
+        guard let api = try await tenant.resourceServer(identifier: audience) else { return audience }
         return api.name == api.identifier ? api.identifier : "\(api.name) (\(api.identifier))"
     }
 

@@ -6,10 +6,19 @@ import WardenCore
 /// stores the request and starts its delivery. Errors follow CIBA Core §13 (400, 401 `invalid_client`, 403
 /// `access_denied`, 429 for the per-user limit); each outcome is logged (`ciba_start_succeeded/failed`).
 struct BackchannelAuthorizeController: Sendable {
-    let runtime: WardenRuntime
     let clients: ClientAuthenticator
     let scopes: ScopePolicy
     let service: BackchannelService
+    /// Where the user a `login_hint` names is read.
+    let users: any UserStore
+    /// The APIs an `audience` may name.
+    let tenant: TenantCache
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `{issuer}` with its trailing slash: the `iss` a `login_hint` must name (SPEC §6.1).
+    let issuer: String
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
     /// CIBA Core §7.1: `requested_expiry` bounds (SPEC §6.1) and the default.
     static let expiryRange = 1...259_200
@@ -17,11 +26,21 @@ struct BackchannelAuthorizeController: Sendable {
     /// The longest `client_notification_token` (CIBA Core §7.1: at most 1024 characters).
     static let maximumNotificationTokenLength = 1024
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.clients = ClientAuthenticator(runtime: runtime)
-        self.scopes = ScopePolicy(runtime: runtime)
-        self.service = BackchannelService(runtime: runtime)
+    /// The endpoint starting, through `service`, the requests of the clients `clients` authenticates for the
+    /// users of `users`, with the scopes `scopes` grants; outcomes are logged to `eventLog`.
+    init(
+        clients: ClientAuthenticator, scopes: ScopePolicy, service: BackchannelService, users: any UserStore,
+        tenant: TenantCache, eventLog: EventLog, clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
+    ) {
+        self.clients = clients
+        self.scopes = scopes
+        self.service = service
+        self.users = users
+        self.tenant = tenant
+        self.eventLog = eventLog
+        self.clock = clock
+        self.issuer = issuer
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -30,9 +49,9 @@ struct BackchannelAuthorizeController: Sendable {
 
     func authorize(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let parameters = try await RequestParameters.read(from: request)
-        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         var event = LogEvent(
-            date: runtime.clock.now(), type: .cibaStartFailed, clientID: parameters["client_id"], ip: ip,
+            date: clock.now(), type: .cibaStartFailed, clientID: parameters["client_id"], ip: ip,
             userAgent: request.headers[.userAgent], audience: parameters["audience"], scope: parameters["scope"])
         do {
             let record = try await clients.authenticate(
@@ -46,7 +65,7 @@ struct BackchannelAuthorizeController: Sendable {
             event.type = .cibaStartSucceeded
             event.description = "Backchannel authentication request started (\(start.requestedExpiry) s)"
             event.scope = start.scope.joined(separator: " ")
-            runtime.eventLog.record(event)
+            eventLog.record(event)
             let body = JSONValue.serializedObject([
                 ("auth_req_id", .string(authRequestID)),
                 ("expires_in", .number(Double(start.requestedExpiry))),
@@ -55,7 +74,7 @@ struct BackchannelAuthorizeController: Sendable {
             return .json(body, noStore: true)
         } catch let error as OAuthError {
             event.description = error.description
-            runtime.eventLog.record(event)
+            eventLog.record(event)
             throw error
         }
     }
@@ -68,8 +87,8 @@ struct BackchannelAuthorizeController: Sendable {
         guard let hint = parameters["login_hint"] else {
             throw OAuthError.invalidRequest("Missing required parameter: login_hint")
         }
-        let subject = try LoginHint(parsing: hint, issuer: runtime.issuer).subject
-        guard let user = try await runtime.store.user(id: subject)?.user else {
+        let subject = try LoginHint(parsing: hint, issuer: issuer).subject
+        guard let user = try await users.user(id: subject)?.user else {
             throw OAuthError(.unknownUserID, "The login_hint names an unknown user")
         }
         guard !user.blocked else { throw OAuthError(.accessDenied, "The user is blocked", status: 403) }
@@ -91,7 +110,7 @@ struct BackchannelAuthorizeController: Sendable {
 
     /// `audience` or its RFC 8707 synonym `resource` (SPEC §5): a registered API, never the system Management API.
     private func audience(_ parameters: RequestParameters) async throws -> ResourceServer? {
-        try await ResourceIndicator.userFacingAPI(try ResourceIndicator.requested(parameters), in: runtime.cache)
+        try await ResourceIndicator.userFacingAPI(try ResourceIndicator.requested(parameters), in: tenant)
     }
 
     /// The requested scopes, in order, without duplicates: `openid` unless an API is named; each one an OIDC

@@ -10,14 +10,39 @@ struct DiscoveryController: Sendable {
     /// (SPEC §12).
     static let multiFactorACR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
 
-    let runtime: WardenRuntime
+    /// `{issuer}` with its trailing slash.
+    let issuer: String
+    /// `{issuer}userinfo`.
+    let userinfoEndpoint: String
+    /// The `grant_type`s the token endpoint answers.
+    let grantTypes: [String]
+    /// The published keys (`jwks.json`).
+    let keys: KeyManager
+    /// The APIs, whose `authorization_details` types the document lists.
+    let tenant: TenantCache
+    /// Whether `/oidc/register` exists (SPEC §13).
+    let registrationMode: WardenConfiguration.RegistrationMode
+
+    /// The documents of `issuer`, listing `grantTypes`, the keys of `keys`, the types of the APIs of `tenant` and
+    /// the registration endpoint unless `registrationMode` is `off`.
+    init(
+        issuer: String, userinfoEndpoint: String, grantTypes: [String], keys: KeyManager, tenant: TenantCache,
+        registrationMode: WardenConfiguration.RegistrationMode
+    ) {
+        self.issuer = issuer
+        self.userinfoEndpoint = userinfoEndpoint
+        self.grantTypes = grantTypes
+        self.keys = keys
+        self.tenant = tenant
+        self.registrationMode = registrationMode
+    }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         let fixed = members()
         let configuration = { @Sendable () -> String in
             // RFC 9396 §10 / SPEC §2: always present, the union of every API's types, as current as the tenant
             // cache (which a change on this node reloads before it answers).
-            let types = JSONValue.array(runtime.cache.authorizationDetailsTypes.map { .string($0) })
+            let types = JSONValue.array(tenant.authorizationDetailsTypes.map { .string($0) })
             return JSONValue.serializedObject(fixed + [("authorization_details_types_supported", types)])
         }
         router.get(".well-known/openid-configuration") { _, _ in
@@ -27,7 +52,7 @@ struct DiscoveryController: Sendable {
             Response.json(configuration())
         }
         router.get(".well-known/jwks.json") { _, _ in
-            var response = Response.json(runtime.keys.ring.snapshot.jwksJSON)
+            var response = Response.json(keys.ring.snapshot.jwksJSON)
             response.headers[.cacheControl] = "public, max-age=60"
             return response
         }
@@ -35,16 +60,14 @@ struct DiscoveryController: Sendable {
 
     /// The members of the document that do not change while the process runs, in wire order.
     func members() -> [(String, JSONValue)] {
-        let issuer = runtime.issuer
         // SPEC §13: the registration endpoint, when registration is on.
         let registration: [(String, JSONValue)] =
-            runtime.configuration.registration == .off
-            ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
+            registrationMode == .off ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
         return [
             ("issuer", .string(issuer)),
             ("authorization_endpoint", .string(issuer + "authorize")),
             ("token_endpoint", .string(issuer + "oauth/token")),
-            ("userinfo_endpoint", .string(runtime.configuration.userinfoAudience)),
+            ("userinfo_endpoint", .string(userinfoEndpoint)),
             ("jwks_uri", .string(issuer + ".well-known/jwks.json")),
             ("revocation_endpoint", .string(issuer + "oauth/revoke")),
             ("end_session_endpoint", .string(issuer + "oidc/logout")),
@@ -55,7 +78,7 @@ struct DiscoveryController: Sendable {
                 .array(ClientsController.deliveryModes.map { .string($0.rawValue) })
             ),
             ("backchannel_user_code_parameter_supported", false),
-            ("grant_types_supported", .array(GrantRegistry(runtime: runtime).grantTypes.map { .string($0) })),
+            ("grant_types_supported", .array(grantTypes.map { .string($0) })),
             ("response_types_supported", ["code"]),
             ("response_modes_supported", ["query", "form_post"]),
             ("code_challenge_methods_supported", ["S256"]),

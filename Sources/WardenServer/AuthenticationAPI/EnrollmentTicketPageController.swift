@@ -6,7 +6,15 @@ import WardenCore
 /// `otpauth://` URI for the authenticator app, the URI as text, and the terminal authenticator's command.
 /// Viewing does not use the ticket; the device's enrolment does.
 struct EnrollmentTicketPageController: Sendable {
-    let runtime: WardenRuntime
+    let tickets: EnrollmentTickets
+    /// `{issuer}` with its trailing slash, the base of the ticket's URI and link.
+    let issuer: String
+
+    /// The pages of the tickets of `tickets`.
+    init(tickets: EnrollmentTickets, issuer: String) {
+        self.tickets = tickets
+        self.issuer = issuer
+    }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("u/guardian/enroll") { request, context in
@@ -16,10 +24,10 @@ struct EnrollmentTicketPageController: Sendable {
 
     private func page(_ request: Request) async throws -> Response {
         guard let id = QueryParameters(request.uri.query)?["ticket"], !id.isEmpty,
-            let ticket = try await EnrollmentTickets(runtime: runtime).peek(id)
+            let ticket = try await tickets.peek(id)
         else { throw Self.unknownTicket }
-        let uri = ticket.otpauthURI(ticketID: id, issuer: runtime.issuer)
-        let url = EnrollmentTicket.url(issuer: runtime.issuer, ticketID: id)
+        let uri = ticket.otpauthURI(ticketID: id, issuer: issuer)
+        let url = EnrollmentTicket.url(issuer: issuer, ticketID: id)
         let qr = try QRCode(encoding: uri).svg(title: "QR code to enrol your authenticator")
         return PageRenderer.shared.response(
             EnrollmentTicketPage(

@@ -9,15 +9,21 @@ import WardenCore
 /// database, accepting connections but answering nothing, is unready too, SPEC §11) and `GET /metrics`
 /// (Prometheus text format: requests and latency by route and status, tokens issued by grant).
 struct HealthController: Sendable {
-    let runtime: WardenRuntime
+    /// The database `/readyz` pings.
+    let store: any WardenStore
     /// How long `/readyz` waits for the database.
     static let readinessDeadline: Duration = .seconds(2)
+
+    /// The probes of a node whose database is `store`.
+    init(store: any WardenStore) {
+        self.store = store
+    }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("healthz") { _, _ in Response.json(#"{"status":"ok"}"#) }
         router.get("readyz") { _, context in
             do {
-                try await Deadline.run(within: Self.readinessDeadline) { [store = runtime.store] in
+                try await Deadline.run(within: Self.readinessDeadline) { [store] in
                     try await store.ping()
                 }
                 return Response.json(#"{"status":"ready"}"#)

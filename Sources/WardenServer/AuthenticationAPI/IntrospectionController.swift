@@ -14,12 +14,32 @@ import WardenCore
 /// issued to. Anything else, garbage included, is `{"active": false}` (RFC 7662 §2.2: a client not allowed to
 /// know gets the same answer as for an unknown token).
 struct IntrospectionController: Sendable {
-    let runtime: WardenRuntime
     let clients: ClientAuthenticator
+    let accessTokens: AccessTokenVerifier
+    let revocations: AccessTokenRevocation
+    /// The clients and client grants.
+    let tenant: TenantCache
+    let refreshTokens: any RefreshTokenStore
+    let users: any UserStore
+    let clock: any WardenClock
+    /// `{issuer}` with its trailing slash: the `iss` of a refresh token's answer.
+    let issuer: String
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.clients = ClientAuthenticator(runtime: runtime)
+    /// The endpoint answering the clients `clients` authenticates about the tokens `accessTokens` verifies
+    /// and the refresh tokens of `refreshTokens`.
+    init(
+        clients: ClientAuthenticator, accessTokens: AccessTokenVerifier, revocations: AccessTokenRevocation,
+        tenant: TenantCache, refreshTokens: any RefreshTokenStore, users: any UserStore, clock: any WardenClock,
+        issuer: String
+    ) {
+        self.clients = clients
+        self.accessTokens = accessTokens
+        self.revocations = revocations
+        self.tenant = tenant
+        self.refreshTokens = refreshTokens
+        self.users = users
+        self.clock = clock
+        self.issuer = issuer
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -47,11 +67,11 @@ struct IntrospectionController: Sendable {
 
     /// The members of an active access token's answer, or `nil`.
     private func accessToken(_ token: String, caller: Client) async throws -> [(String, JSONValue)]? {
-        guard let jws = try? AccessTokenVerifier(runtime: runtime).verify(token, audience: nil),
+        guard let jws = try? accessTokens.verify(token, audience: nil),
             let subject = jws.payload["sub"]?.stringValue, let clientID = jws.payload["client_id"]?.stringValue
         else { return nil }
         guard try await mayIntrospect(jws, issuedTo: clientID, caller: caller),
-            try await AccessTokenRevocation(store: runtime.store).isRevoked(jws, now: runtime.clock.now()) == false,
+            try await revocations.isRevoked(jws, now: clock.now()) == false,
             try await isActiveSubject(subject, of: jws)
         else { return nil }
         var members: [(String, JSONValue)] = [("active", true)]
@@ -68,7 +88,7 @@ struct IntrospectionController: Sendable {
     private func mayIntrospect(_ jws: CompactJWS, issuedTo clientID: String, caller: Client) async throws -> Bool {
         if clientID == caller.clientID { return true }
         for audience in jws.audiences
-        where try await runtime.cache.clientGrant(clientID: caller.clientID, audience: audience) != nil {
+        where try await tenant.clientGrant(clientID: caller.clientID, audience: audience) != nil {
             return true
         }
         return false
@@ -79,19 +99,19 @@ struct IntrospectionController: Sendable {
     private func isActiveSubject(_ subject: String, of jws: CompactJWS) async throws -> Bool {
         if jws.payload["gty"]?.stringValue == "client-credentials" {
             guard let clientID = jws.payload["client_id"]?.stringValue else { return false }
-            return try await runtime.cache.client(id: clientID) != nil
+            return try await tenant.client(id: clientID) != nil
         }
-        guard let record = try await runtime.store.user(id: subject) else { return false }
+        guard let record = try await users.user(id: subject) else { return false }
         return !record.user.blocked
     }
 
     /// The members of an active refresh token's answer, or `nil`.
     private func refreshToken(_ token: String, caller: Client) async throws -> [(String, JSONValue)]? {
-        let now = runtime.clock.now()
-        guard let record = try await runtime.store.refreshToken(hash: SecretHash.sha256Hex(token)),
+        let now = clock.now()
+        guard let record = try await refreshTokens.refreshToken(hash: SecretHash.sha256Hex(token)),
             record.clientID == caller.clientID, record.usedAt == nil,
             case .valid = record.nonRotatingUse(at: now),
-            let user = try await runtime.store.user(id: record.userID), !user.user.blocked
+            let user = try await users.user(id: record.userID), !user.user.blocked
         else { return nil }
         var members: [(String, JSONValue)] = [
             ("active", true),
@@ -100,7 +120,7 @@ struct IntrospectionController: Sendable {
             ("sub", .string(record.userID)),
         ]
         if let audience = record.audience { members.append(("aud", .string(audience))) }
-        members.append(("iss", .string(runtime.issuer)))
+        members.append(("iss", .string(issuer)))
         if let expiresAt = record.expiresAt {
             members.append(("exp", .number(expiresAt.timeIntervalSince1970.rounded(.down))))
         }

@@ -11,15 +11,34 @@ import WardenCore
 /// session is ended only after a confirmation (SPEC §11): `GET` shows a form carrying a CSRF token bound to the
 /// session, and `POST /oidc/logout` with that token ends it.
 struct LogoutController: Sendable {
-    let runtime: WardenRuntime
     let sessions: SessionManager
     /// The `POST` target of the confirmation form: the issuer's path + `oidc/logout`.
     let logoutPath: String
+    /// The keys that signed an `id_token_hint`.
+    let keys: KeyManager
+    /// The clients and their `allowed_logout_urls`.
+    let tenant: TenantCache
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `{issuer}` with its trailing slash: the `iss` of an `id_token_hint`.
+    let issuer: String
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.sessions = SessionManager(runtime: runtime)
-        self.logoutPath = AuthorizationFlow(runtime: runtime).basePath + "oidc/logout"
+    /// The endpoint ending the sessions of `sessions`, for the hosted pages under `basePath` (the issuer's
+    /// path); `id_token_hint`s are checked against `keys` and `issuer`, clients read from `tenant`.
+    init(
+        sessions: SessionManager, basePath: String, keys: KeyManager, tenant: TenantCache, eventLog: EventLog,
+        clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
+    ) {
+        self.sessions = sessions
+        self.logoutPath = basePath + "oidc/logout"
+        self.keys = keys
+        self.tenant = tenant
+        self.eventLog = eventLog
+        self.clock = clock
+        self.issuer = issuer
+        self.trustedProxies = trustedProxies
     }
 
     /// The logout parameters passed on by the confirmation form.
@@ -68,11 +87,11 @@ struct LogoutController: Sendable {
         _ request: Request, context: WardenRequestContext, parameters: (String) -> String?, clientID: String?
     ) async throws -> Response {
         if let session = try await sessions.end(request) {
-            runtime.eventLog.record(
+            eventLog.record(
                 LogEvent(
-                    date: runtime.clock.now(), type: .logout, description: "User logged out",
+                    date: clock.now(), type: .logout, description: "User logged out",
                     clientID: clientID,
-                    ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
+                    ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                     userAgent: request.headers[.userAgent], userID: session.userID))
         }
         var response = try await destination(
@@ -91,8 +110,8 @@ struct LogoutController: Sendable {
     /// a logout often follows an expired ID token).
     private func hintedClient(_ token: String) -> String? {
         guard let jws = try? CompactJWS(parsing: token), let kid = jws.kid,
-            let key = runtime.keys.ring.publishedKey(kid: kid), jws.isSigned(by: key.verifier),
-            jws.payload["iss"]?.stringValue == runtime.issuer
+            let key = keys.ring.publishedKey(kid: kid), jws.isSigned(by: key.verifier),
+            jws.payload["iss"]?.stringValue == issuer
         else { return nil }
         return jws.payload["azp"]?.stringValue ?? jws.audiences.first
     }
@@ -100,7 +119,7 @@ struct LogoutController: Sendable {
     /// The registered `post_logout_redirect_uri` with `state`, or the signed-out page.
     private func destination(redirect: String?, state: String?, clientID: String?) async throws -> Response {
         guard let uri = redirect, let clientID,
-            let client = try await runtime.cache.client(id: clientID)?.client,
+            let client = try await tenant.client(id: clientID)?.client,
             client.allowedLogoutURLs.contains(uri)
         else { return PageRenderer.shared.response(SignedOutPage()) }
         return AuthorizationResponseTarget(redirectURI: uri, mode: .query, state: state).response([])

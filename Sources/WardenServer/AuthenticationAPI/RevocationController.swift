@@ -9,14 +9,28 @@ import WardenCore
 /// refresh token — is answered 200 as well, revoking nothing (RFC 7009 §2.2), so the endpoint does not reveal
 /// which tokens exist.
 struct RevocationController: Sendable {
-    let runtime: WardenRuntime
     let clients: ClientAuthenticator
+    let refreshTokens: any RefreshTokenStore
+    let familyRevocation: RefreshTokenFamilyRevocation
+    /// Logs the revocation (`srrt`).
     let issuer: TokenIssuer
+    let clock: any WardenClock
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.clients = ClientAuthenticator(runtime: runtime)
-        self.issuer = TokenIssuer(runtime: runtime)
+    /// The endpoint revoking, through `familyRevocation`, the tokens of `refreshTokens` for the clients
+    /// `clients` authenticates.
+    init(
+        clients: ClientAuthenticator, refreshTokens: any RefreshTokenStore,
+        familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer, clock: any WardenClock,
+        trustedProxies: [CIDR]
+    ) {
+        self.clients = clients
+        self.refreshTokens = refreshTokens
+        self.familyRevocation = familyRevocation
+        self.issuer = issuer
+        self.clock = clock
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -31,17 +45,17 @@ struct RevocationController: Sendable {
             throw OAuthError.invalidRequest("Missing required parameter: token")
         }
         // `token_type_hint` (RFC 7009 §2.1) needs no lookup: only refresh tokens are stored, by hash.
-        if let stored = try await runtime.store.refreshToken(hash: SecretHash.sha256Hex(token)),
+        if let stored = try await refreshTokens.refreshToken(hash: SecretHash.sha256Hex(token)),
             stored.clientID == record.client.clientID
         {
-            let revoked = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
-                family: stored.familyID, of: stored.clientID, at: runtime.clock.now())
+            let revoked = try await familyRevocation.revoke(
+                family: stored.familyID, of: stored.clientID, at: clock.now())
             if revoked > 0 {
                 issuer.log(
                     .refreshTokenRevoked,
                     request: TokenRequest(
                         parameters: parameters, client: record,
-                        ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
+                        ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                         userAgent: request.headers[.userAgent]),
                     clientID: record.client.clientID, audience: stored.audience,
                     scope: stored.scope.joined(separator: " "), userID: stored.userID)

@@ -7,14 +7,28 @@ import WardenCore
 /// `POST /oauth/token` (RFC 6749 §3.2): parses the body, authenticates the client, checks the client may use
 /// the grant, and dispatches to the grant's handler. Every response carries `Cache-Control: no-store`.
 struct TokenController: Sendable {
-    let runtime: WardenRuntime
     let grants: GrantRegistry
     let clients: ClientAuthenticator
+    /// Where a registered client's expiry moves with each token (SPEC §13).
+    let registrations: any ClientStore
+    /// Where failed exchanges are logged.
+    let eventLog: EventLog
+    let clock: any WardenClock
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
+    let trustedProxies: [CIDR]
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.grants = GrantRegistry(runtime: runtime)
-        self.clients = ClientAuthenticator(runtime: runtime)
+    /// The endpoint of `grants`, for the clients `clients` authenticates; failures are logged to `eventLog`, and
+    /// a token keeps a registered client in `registrations`.
+    init(
+        grants: GrantRegistry, clients: ClientAuthenticator, registrations: any ClientStore, eventLog: EventLog,
+        clock: any WardenClock, trustedProxies: [CIDR]
+    ) {
+        self.grants = grants
+        self.clients = clients
+        self.registrations = registrations
+        self.eventLog = eventLog
+        self.clock = clock
+        self.trustedProxies = trustedProxies
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -29,7 +43,7 @@ struct TokenController: Sendable {
         guard let handler = grants.handler(for: GrantType(rawValue: grantType), parameters: parameters) else {
             throw OAuthError(.unsupportedGrantType, "Unsupported grant type: \(grantType)")
         }
-        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
+        let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         let userAgent = request.headers[.userAgent]
         do {
             let client = try await clients.authenticate(
@@ -45,9 +59,9 @@ struct TokenController: Sendable {
             await keepRegistration(of: client, context: context)
             return .json(JSONValue.serializedObject(response.members), noStore: true)
         } catch let error as OAuthError where handler.logs(error) {
-            runtime.eventLog.record(
+            eventLog.record(
                 LogEvent(
-                    date: runtime.clock.now(), type: handler.failureEvent, description: error.description,
+                    date: clock.now(), type: handler.failureEvent, description: error.description,
                     clientID: parameters["client_id"], ip: ip, userAgent: userAgent,
                     audience: parameters["audience"] ?? parameters["resource"], scope: parameters["scope"]))
             throw error
@@ -58,10 +72,10 @@ struct TokenController: Sendable {
     /// this node last read by more than a day, and never failing the token already issued.
     private func keepRegistration(of record: ClientRecord, context: WardenRequestContext) async {
         guard let expiresAt = record.expiresAt else { return }
-        let until = runtime.clock.now().addingTimeInterval(ClientRegistration.unusedLifetime)
+        let until = clock.now().addingTimeInterval(ClientRegistration.unusedLifetime)
         guard until.timeIntervalSince(expiresAt) > 86400 else { return }
         do {
-            try await runtime.store.extendClientExpiry(id: record.client.clientID, to: until)
+            try await registrations.extendClientExpiry(id: record.client.clientID, to: until)
         } catch {
             context.logger.warning("could not extend a registered client", metadata: ["error": "\(error)"])
         }

@@ -12,7 +12,24 @@ import WardenCore
 /// `WWW-Authenticate: Bearer realm="warden"` (§3.1); a bad token, a revoked one (``AccessTokenRevocation``), or
 /// one whose user was deleted or blocked, is 401 `invalid_token`.
 struct UserInfoController: Sendable {
-    let runtime: WardenRuntime
+    let accessTokens: AccessTokenVerifier
+    let revocations: AccessTokenRevocation
+    let users: any UserStore
+    let clock: any WardenClock
+    /// `{issuer}userinfo`, the audience a token must have.
+    let audience: String
+
+    /// The endpoint answering with the users of `users` for the tokens `accessTokens` verifies for `audience`.
+    init(
+        accessTokens: AccessTokenVerifier, revocations: AccessTokenRevocation, users: any UserStore,
+        clock: any WardenClock, audience: String
+    ) {
+        self.accessTokens = accessTokens
+        self.revocations = revocations
+        self.users = users
+        self.clock = clock
+        self.audience = audience
+    }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("userinfo") { request, _ in try await userInfo(request) }
@@ -22,11 +39,11 @@ struct UserInfoController: Sendable {
     func userInfo(_ request: Request) async throws -> Response {
         let claims = try verify(try await bearerToken(of: request))
         // SPEC §5: a replayed code (or a revoked refresh token) revokes the access tokens of its grant.
-        if try await AccessTokenRevocation(store: runtime.store).isRevoked(claims, now: runtime.clock.now()) {
+        if try await revocations.isRevoked(claims, now: clock.now()) {
             throw invalidToken("The access token was revoked")
         }
         guard let userID = claims.payload["sub"]?.stringValue,
-            let record = try await runtime.store.user(id: userID), !record.user.blocked
+            let record = try await users.user(id: userID), !record.user.blocked
         else { throw invalidToken("The user of this token no longer exists") }
         let scope = (claims.payload["scope"]?.stringValue ?? "").split(separator: " ").map(String.init)
         let members = [("sub", JSONValue.string(userID))] + TokenIssuer.profileClaims(of: record.user, scope: scope)
@@ -56,8 +73,7 @@ struct UserInfoController: Sendable {
     /// An access token (RFC 9068 §4) this issuer signed for `{issuer}userinfo`, unexpired.
     private func verify(_ token: String) throws(OAuthError) -> CompactJWS {
         do {
-            return try AccessTokenVerifier(runtime: runtime).verify(
-                token, audience: runtime.configuration.userinfoAudience)
+            return try accessTokens.verify(token, audience: audience)
         } catch {
             switch error {
             case .invalid: throw invalidToken("Invalid access token")

@@ -18,23 +18,43 @@ struct BackchannelMailDelivery: DeliveryHandler {
         }
     }
 
-    let store: any WardenStore
+    let requests: any BackchannelRequestStore
+    let users: any UserStore
+    /// Where the client's name is read.
     let cache: TenantCache
     let mail: any MailTransport
     let eventLog: EventLog
     let clock: any WardenClock
+    /// `{issuer}` with its trailing slash, the base of the approval link.
     let issuer: String
     let from: MailAddress
     let logger: Logger
+
+    /// A delivery mailing, through `mail` and as `from`, the approval link of the pending requests of
+    /// `requests` to the address of their user in `users`.
+    init(
+        requests: any BackchannelRequestStore, users: any UserStore, cache: TenantCache, mail: any MailTransport,
+        eventLog: EventLog, clock: any WardenClock, issuer: String, from: MailAddress, logger: Logger
+    ) {
+        self.requests = requests
+        self.users = users
+        self.cache = cache
+        self.mail = mail
+        self.eventLog = eventLog
+        self.clock = clock
+        self.issuer = issuer
+        self.from = from
+        self.logger = logger
+    }
 
     var kind: DeliveryJob.Kind { .backchannelMail }
 
     func deliver(_ job: DeliveryJob) async throws {
         let payload = try Payload(of: job)
-        guard let request = try await store.backchannelRequest(id: payload.requestID), request.status == .pending,
+        guard let request = try await requests.backchannelRequest(id: payload.requestID), request.status == .pending,
             !request.isExpired(at: clock.now())
         else { return }  // answered or gone: nothing to ask any more
-        guard let user = try await store.user(id: request.userID)?.user, let address = user.email else {
+        guard let user = try await users.user(id: request.userID)?.user, let address = user.email else {
             throw DeliveryFailure.permanent("the user has no e-mail address any more")
         }
         let clientName = try await cache.client(id: request.clientID)?.client.name ?? "An application"

@@ -16,15 +16,22 @@ struct BackchannelPingDelivery: DeliveryHandler {
 
     static let timeout = TimeAmount.seconds(10)
 
-    let store: any WardenStore
+    let requests: any BackchannelRequestStore
     let httpClient: HTTPClient
     let logger: Logger
+
+    /// A delivery pinging, with `httpClient`, the client of each decided request of `requests`.
+    init(requests: any BackchannelRequestStore, httpClient: HTTPClient, logger: Logger) {
+        self.requests = requests
+        self.httpClient = httpClient
+        self.logger = logger
+    }
 
     var kind: DeliveryJob.Kind { .backchannelPing }
 
     func deliver(_ job: DeliveryJob) async throws {
         let payload = try Payload(of: job)
-        guard let request = try await store.backchannelRequest(id: payload.requestID), let ping = request.ping else {
+        guard let request = try await requests.backchannelRequest(id: payload.requestID), let ping = request.ping else {
             return  // purged meanwhile: nothing left to announce
         }
         var outbound = HTTPClientRequest(url: ping.endpoint)

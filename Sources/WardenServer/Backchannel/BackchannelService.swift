@@ -4,7 +4,30 @@ import WardenCore
 /// The life of a CIBA request (CIBA Core §7–§10, SPEC §6): start (store, deliver), decide (once, by any
 /// node), and the announcement that lets every node's ``BackchannelPollTracker`` see the decision.
 struct BackchannelService: Sendable {
-    let runtime: WardenRuntime
+    let requests: any BackchannelRequestStore
+    /// Where a decision is announced to every node.
+    let announcements: any ChangeChannel
+    /// The push-enrolled devices of short requests (SPEC §6.1).
+    let push: any PushNotifier
+    /// The outbox of approval e-mails and pings.
+    let deliveries: DeliveryService
+    /// This node's pending requests.
+    let polls: BackchannelPollTracker
+    let clock: any WardenClock
+
+    /// A service storing requests in `requests`, reaching users through `push` or an e-mail queued on
+    /// `deliveries`, tracking them in `polls` and announcing decisions on `announcements`.
+    init(
+        requests: any BackchannelRequestStore, announcements: any ChangeChannel, push: any PushNotifier,
+        deliveries: DeliveryService, polls: BackchannelPollTracker, clock: any WardenClock
+    ) {
+        self.requests = requests
+        self.announcements = announcements
+        self.push = push
+        self.deliveries = deliveries
+        self.polls = polls
+        self.clock = clock
+    }
 
     /// SPEC §6.1: at most 5 accepted requests per minute per user, across clients and nodes.
     static let perUserLimit = 5
@@ -29,12 +52,12 @@ struct BackchannelService: Sendable {
     /// the user cannot be reached on the request's channel and `too_many_requests` (429, `Retry-After`) over
     /// the per-user limit.
     func start(_ start: Start) async throws -> String {
-        let now = runtime.clock.now()
+        let now = clock.now()
         let channel: BackchannelRequest.Channel =
             start.requestedExpiry <= Self.pushChannelMaximumExpiry ? .push : .email
         switch channel {
         case .push:
-            guard try await runtime.push.hasPushEnrolledDevice(userID: start.user.userID) else {
+            guard try await push.hasPushEnrolledDevice(userID: start.user.userID) else {
                 throw OAuthError.invalidRequest("user has no push-enrolled device")
             }
         case .email:
@@ -58,7 +81,7 @@ struct BackchannelService: Sendable {
             bindingMessage: start.bindingMessage, authorizationDetails: start.authorizationDetails, channel: channel,
             approvalTokenHash: approvalToken.map(SecretHash.sha256Hex), ping: ping, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(start.requestedExpiry)))
-        let inserted = try await runtime.store.insertBackchannelRequest(
+        let inserted = try await requests.insertBackchannelRequest(
             request, limit: Self.perUserLimit, window: Self.limitWindow)
         if case .limited(let retryAt) = inserted {
             // Whole seconds, rounded up; storage keeps milliseconds, so ignore a sub-millisecond excess.
@@ -67,12 +90,12 @@ struct BackchannelService: Sendable {
                 .tooManyRequests, "Too many requests for this user. Try again in \(seconds) seconds.",
                 headers: [(name: "Retry-After", value: String(seconds))])
         }
-        runtime.backchannelPolls.trackPending(id, clientID: start.client.clientID, expiresAt: request.expiresAt)
+        polls.trackPending(id, clientID: start.client.clientID, expiresAt: request.expiresAt)
         switch channel {
         case .push:
-            try await runtime.push.notify(request)
+            try await push.notify(request)
         case .email:
-            try await runtime.deliveries.submit(
+            try await deliveries.submit(
                 kind: .backchannelMail,
                 payload: BackchannelMailDelivery.Payload(requestID: id, approvalToken: approvalToken ?? "").json,
                 expiresAt: request.expiresAt)
@@ -83,13 +106,13 @@ struct BackchannelService: Sendable {
     /// Records the user's answer: exactly one decision per request, whichever node or device gives it. Tells
     /// every node (SPEC §6.2) and, for a ping-mode client, queues the ping (CIBA Core §10.2).
     func decide(_ request: BackchannelRequest, approved: Bool) async throws -> BackchannelDecision {
-        let decision = try await runtime.store.decideBackchannelRequest(
-            id: request.id, approved: approved, at: runtime.clock.now())
+        let decision = try await requests.decideBackchannelRequest(
+            id: request.id, approved: approved, at: clock.now())
         guard case .decided(let decided) = decision else { return decision }
-        runtime.backchannelPolls.markUnverified(decided.id)
-        await runtime.store.announce(.backchannelDecided(requestID: decided.id))
+        polls.markUnverified(decided.id)
+        await announcements.announce(.backchannelDecided(requestID: decided.id))
         if decided.ping != nil {
-            try await runtime.deliveries.submit(
+            try await deliveries.submit(
                 kind: .backchannelPing, payload: BackchannelPingDelivery.Payload(requestID: decided.id).json,
                 expiresAt: decided.expiresAt)
         }

@@ -40,7 +40,7 @@ struct DeviceAPIController {
         let name = try Self.name(body)
         let push = try Self.pushCredentials(body)
         let (modulus, exponent) = try Self.publicKey(body)
-        let tickets = EnrollmentTickets(runtime: runtime)
+        let tickets = runtime.enrollmentTickets
         // Refuse a taken identifier before the ticket is used, so the device can retry with another.
         guard let ticket = try await tickets.peek(ticketID) else { throw ManagementError.enrollmentTransactionNotFound }
         if try await runtime.store.deviceEnrollment(userID: ticket.userID, identifier: identifier) != nil {

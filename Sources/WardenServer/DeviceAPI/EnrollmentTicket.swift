@@ -56,31 +56,39 @@ struct EnrollmentTicket: Codable, Sendable {
 
 /// Stores and reads ``EnrollmentTicket``s.
 struct EnrollmentTickets: Sendable {
-    let runtime: WardenRuntime
+    /// Where tickets are kept, as artefacts.
+    let store: any ArtefactStore
+    let clock: any WardenClock
+
+    /// The tickets of `store`.
+    init(store: any ArtefactStore, clock: any WardenClock) {
+        self.store = store
+        self.clock = clock
+    }
 
     /// Stores `ticket` and returns its id.
     func issue(_ ticket: EnrollmentTicket) async throws -> String {
         let id = RandomToken.make()
-        try await runtime.store.putArtefact(
+        try await store.putArtefact(
             kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id),
             payload: String(decoding: try JSONEncoder().encode(ticket), as: UTF8.self),
-            expiresAt: runtime.clock.now().addingTimeInterval(EnrollmentTicket.lifetime))
+            expiresAt: clock.now().addingTimeInterval(EnrollmentTicket.lifetime))
         return id
     }
 
     /// The unused, unexpired ticket `id`, left in place (the page may be viewed again).
     func peek(_ id: String) async throws -> EnrollmentTicket? {
         guard
-            let payload = try await runtime.store.peekArtefact(
-                kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
+            let payload = try await store.peekArtefact(
+                kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: clock.now())
         else { return nil }
         return Self.decode(payload)
     }
 
     /// Uses the ticket: of concurrent calls exactly one gets it (SPEC §7.1 "single-use").
     func consume(_ id: String) async throws -> EnrollmentTicket? {
-        let result = try await runtime.store.consumeArtefact(
-            kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
+        let result = try await store.consumeArtefact(
+            kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id), now: clock.now())
         guard case .consumed(let payload) = result else { return nil }
         return Self.decode(payload)
     }

@@ -31,7 +31,7 @@ struct ResolveTransaction {
             throw ManagementError.invalidToken("The challenge response is not valid")
         }
         let reason = (try? CompactJWS(parsing: answer))?.payload["auth0_guardian_reason"]?.stringValue
-        let decision = try await BackchannelService(runtime: runtime).decide(resolved.request, approved: accepted)
+        let decision = try await runtime.backchannelService.decide(resolved.request, approved: accepted)
         switch decision {
         case .decided:
             let description =

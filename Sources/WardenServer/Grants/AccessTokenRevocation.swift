@@ -19,6 +19,11 @@ struct AccessTokenRevocation: Sendable {
 
     let store: any ArtefactStore
 
+    /// A revocation list kept as artefacts in `store`.
+    init(store: any ArtefactStore) {
+        self.store = store
+    }
+
     /// Records `grantID` as revoked at `date`; revoking it again changes nothing.
     func revoke(grant grantID: String, at date: Date) async throws {
         do {

@@ -8,12 +8,28 @@ import WardenCore
 /// verifier — is `invalid_grant`; a missing or malformed `code_verifier` is `invalid_request`. A replayed
 /// code also revokes the refresh tokens its first exchange issued (RFC 6749 §4.1.2).
 struct AuthorizationCodeGrantHandler: GrantHandler {
-    let runtime: WardenRuntime
+    /// Where `/authorize` stored the codes, as artefacts.
+    let codes: any ArtefactStore
+    /// Revokes the refresh tokens of a replayed code's first exchange.
+    let familyRevocation: RefreshTokenFamilyRevocation
     let issuer: TokenIssuer
+    let clock: any WardenClock
     var grantType: GrantType { .authorizationCode }
     /// Public clients redeem codes with `client_id` and their PKCE verifier (RFC 7636 §1).
     var requiresClientAuthentication: Bool { false }
     var failureEvent: LogEventType { .codeExchangeFailed }
+
+    /// A handler redeeming the codes of `codes`, revoking through `familyRevocation` on replay and issuing
+    /// through `issuer`.
+    init(
+        codes: any ArtefactStore, familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer,
+        clock: any WardenClock
+    ) {
+        self.codes = codes
+        self.familyRevocation = familyRevocation
+        self.issuer = issuer
+        self.clock = clock
+    }
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
@@ -50,15 +66,15 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
     /// Consumes the code atomically (SPEC §5: single-use, 60 s). A replay revokes the refresh-token family of
     /// the first exchange before it is refused.
     private func redeem(_ code: String) async throws -> AuthorizationCodeGrant {
-        let now = runtime.clock.now()
-        switch try await runtime.store.consumeArtefact(
+        let now = clock.now()
+        switch try await codes.consumeArtefact(
             kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code), now: now)
         {
         case .consumed(let payload):
             return try decode(payload)
         case .alreadyConsumed(let payload):
             let first = try decode(payload)
-            _ = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
+            _ = try await familyRevocation.revoke(
                 family: first.familyID, of: first.clientID, at: now)
             throw OAuthError(.invalidGrant, "The authorization code was already used")
         case .expired:

@@ -9,12 +9,26 @@ import WardenCore
 /// storage; pacing (`slow_down`) is per node. Otherwise the request is read from storage, and an approval is
 /// redeemed with one conditional UPDATE, so of concurrent polls exactly one gets the tokens.
 struct CIBAGrant: GrantHandler {
-    let runtime: WardenRuntime
+    let requests: any BackchannelRequestStore
+    /// This node's pending requests and their poll pacing.
+    let polls: BackchannelPollTracker
     let issuer: TokenIssuer
+    let clock: any WardenClock
     var grantType: GrantType { .ciba }
     /// CIBA clients are confidential (CIBA Core §4).
     var requiresClientAuthentication: Bool { true }
     var failureEvent: LogEventType { .cibaExchangeFailed }
+
+    /// A handler answering polls from `polls` when it can, else from `requests`, and issuing through `issuer`.
+    init(
+        requests: any BackchannelRequestStore, polls: BackchannelPollTracker, issuer: TokenIssuer,
+        clock: any WardenClock
+    ) {
+        self.requests = requests
+        self.polls = polls
+        self.issuer = issuer
+        self.clock = clock
+    }
 
     static let pendingDescription = "The end-user authorization is pending"
     static let deniedDescription = "The end-user denied the authorization request or it has been expired"
@@ -22,8 +36,8 @@ struct CIBAGrant: GrantHandler {
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let clientID = request.client.client.clientID
         let id = BackchannelRequest.ID(authRequestID: try request.require("auth_req_id"))
-        let tracker = runtime.backchannelPolls
-        switch tracker.poll(id, clientID: clientID, now: runtime.clock.now()) {
+        let tracker = polls
+        switch tracker.poll(id, clientID: clientID, now: clock.now()) {
         case .pending: throw Self.pending
         case .slowDown(let interval): throw Self.slowDown(interval)
         case .expired: throw Self.expired
@@ -31,8 +45,8 @@ struct CIBAGrant: GrantHandler {
         case .unverified: break
         }
         // Not known to be pending here: read storage (one SELECT; the UPDATE only to redeem an approval).
-        let now = runtime.clock.now()
-        guard let record = try await runtime.store.backchannelRequest(id: id), record.clientID == clientID else {
+        let now = clock.now()
+        guard let record = try await requests.backchannelRequest(id: id), record.clientID == clientID else {
             throw Self.invalidGrant
         }
         switch record.status {
@@ -50,7 +64,7 @@ struct CIBAGrant: GrantHandler {
             }
             throw Self.pending
         case .approved:
-            switch try await runtime.store.redeemBackchannelRequest(id: id, clientID: clientID, at: now) {
+            switch try await requests.redeemBackchannelRequest(id: id, clientID: clientID, at: now) {
             case .redeemed(let redeemed):
                 tracker.forget(id)
                 return try await tokens(for: redeemed, request: request)
@@ -68,7 +82,7 @@ struct CIBAGrant: GrantHandler {
             .init(
                 client: request.client.client, user: user, scope: record.scope, audience: record.audience,
                 authorizationDetails: record.authorizationDetails, sessionID: nil,
-                authTime: record.decidedAt ?? runtime.clock.now(), nonce: nil, familyID: RandomToken.make(bytes: 16)),
+                authTime: record.decidedAt ?? clock.now(), nonce: nil, familyID: RandomToken.make(bytes: 16)),
             refreshToken: .whenOffered)
         issuer.count(.ciba)
         issuer.log(

@@ -3,11 +3,18 @@ import WardenCore
 /// `client_credentials` (RFC 6749 §4.4) against the client grants of SPEC §5: `audience` (or RFC 8707
 /// `resource`) is required, the token gets the requested subset of the grant's scopes (all of them when `scope` is absent).
 struct ClientCredentialsGrant: GrantHandler {
-    let runtime: WardenRuntime
+    /// The APIs and client grants.
+    let tenant: TenantCache
     let issuer: TokenIssuer
     var grantType: GrantType { .clientCredentials }
     var requiresClientAuthentication: Bool { true }
     var failureEvent: LogEventType { .clientCredentialsFailed }
+
+    /// A handler checking requests against the APIs and client grants of `tenant` and issuing through `issuer`.
+    init(tenant: TenantCache, issuer: TokenIssuer) {
+        self.tenant = tenant
+        self.issuer = issuer
+    }
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let clientID = request.client.client.clientID
@@ -16,8 +23,8 @@ struct ClientCredentialsGrant: GrantHandler {
             throw OAuthError.invalidRequest("Missing required parameter: audience")
         }
         let audience = requested.identifier
-        guard let api = try await requested.registeredAPI(in: runtime.cache, allowingSystem: true),
-            let grant = try await runtime.cache.clientGrant(clientID: clientID, audience: audience)
+        guard let api = try await requested.registeredAPI(in: tenant, allowingSystem: true),
+            let grant = try await tenant.clientGrant(clientID: clientID, audience: audience)
         else {
             throw OAuthError(
                 .accessDenied, "Client has not been granted scopes for: \(audience)", status: 403)

@@ -1,7 +1,7 @@
 import WardenCore
 
 /// One grant type of the token endpoint (RFC 6749 §4): adding a grant is adding one conforming type and
-/// one line in ``GrantRegistry``.
+/// one line in ``WardenRuntime/makeGrantRegistry()``.
 protocol GrantHandler: Sendable {
     /// The `grant_type` value this handler answers.
     var grantType: GrantType { get }
@@ -45,18 +45,11 @@ struct GrantRegistry: Sendable {
     private let handlers: [GrantType: any GrantHandler]
     private let sessionTransfer: SessionTransferGrant
 
-    init(runtime: WardenRuntime) {
-        let issuer = TokenIssuer(runtime: runtime)
-        let refresh = RefreshTokenGrant(runtime: runtime, issuer: issuer)
-        sessionTransfer = SessionTransferGrant(refresh: refresh, grantType: .refreshToken)
-        let all: [any GrantHandler] = [
-            ClientCredentialsGrant(runtime: runtime, issuer: issuer),
-            AuthorizationCodeGrantHandler(runtime: runtime, issuer: issuer),
-            refresh,
-            CIBAGrant(runtime: runtime, issuer: issuer),
-            SessionTransferGrant(refresh: refresh, grantType: .tokenExchange),
-        ]
-        handlers = Dictionary(uniqueKeysWithValues: all.map { ($0.grantType, $0) })
+    /// A registry of `handlers`, one per grant type, and of `sessionTransfer`, which answers the
+    /// `grant_type=refresh_token` requests that ask for a session transfer token.
+    init(handlers: [any GrantHandler], sessionTransfer: SessionTransferGrant) {
+        self.handlers = Dictionary(uniqueKeysWithValues: handlers.map { ($0.grantType, $0) })
+        self.sessionTransfer = sessionTransfer
     }
 
     func handler(for grantType: GrantType, parameters: RequestParameters) -> (any GrantHandler)? {

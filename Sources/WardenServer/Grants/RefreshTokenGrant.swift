@@ -4,12 +4,27 @@ import WardenCore
 /// the grant, never widen it. A `rotating` client gets a successor in the same family on each use; presenting
 /// a rotated token again revokes the whole family (`ferrt`, OAuth 2.0 Security BCP §4.14.2).
 struct RefreshTokenGrant: GrantHandler {
-    let runtime: WardenRuntime
+    let refreshTokens: any RefreshTokenStore
+    /// Revokes the family of a reused rotated token.
+    let familyRevocation: RefreshTokenFamilyRevocation
     let issuer: TokenIssuer
+    let clock: any WardenClock
     var grantType: GrantType { .refreshToken }
     /// Public clients refresh with `client_id` alone; confidential ones authenticate (RFC 6749 §6).
     var requiresClientAuthentication: Bool { false }
     var failureEvent: LogEventType { .refreshExchangeFailed }
+
+    /// A handler redeeming the tokens of `refreshTokens`, revoking through `familyRevocation` on reuse and
+    /// issuing through `issuer`.
+    init(
+        refreshTokens: any RefreshTokenStore, familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer,
+        clock: any WardenClock
+    ) {
+        self.refreshTokens = refreshTokens
+        self.familyRevocation = familyRevocation
+        self.issuer = issuer
+        self.clock = clock
+    }
 
     func exchange(_ request: TokenRequest) async throws -> TokenResponse {
         let client = request.client.client
@@ -41,20 +56,20 @@ struct RefreshTokenGrant: GrantHandler {
     func redeem(_ token: String, request: TokenRequest) async throws -> RefreshTokenContext {
         let client = request.client.client
         let hash = SecretHash.sha256Hex(token)
-        guard var context = try await runtime.store.refreshTokenContext(hash: hash),
+        guard var context = try await refreshTokens.refreshTokenContext(hash: hash),
             context.token.clientID == client.clientID
         else { throw OAuthError(.invalidGrant, "Unknown or invalid refresh token") }
-        let now = runtime.clock.now()
+        let now = clock.now()
         let use =
             Self.rotates(client)
-            ? try await runtime.store.useRefreshToken(hash: hash, rotating: true, now: now)
+            ? try await refreshTokens.useRefreshToken(hash: hash, rotating: true, now: now)
             : context.token.nonRotatingUse(at: now)
         switch use {
         case .valid(let valid):
             context.token = valid
             return context
         case .reused(let reused):
-            _ = try await RefreshTokenFamilyRevocation(runtime: runtime).revoke(
+            _ = try await familyRevocation.revoke(
                 family: reused.familyID, of: reused.clientID, at: now)
             issuer.log(
                 .refreshTokenReused, request: request, clientID: client.clientID,

@@ -28,10 +28,29 @@ struct SessionTransferGrant: GrantHandler {
     var requiresClientAuthentication: Bool { false }
     var failureEvent: LogEventType { .refreshExchangeFailed }
 
-    private var runtime: WardenRuntime { refresh.runtime }
-    private var issuer: TokenIssuer { refresh.issuer }
+    /// Where session transfer tokens are stored, as artefacts.
+    let transferTokens: any ArtefactStore
+    /// Describes the creating device's network (SPEC §8 device binding).
+    let ipIntelligence: IPIntelligence
+    let clock: any WardenClock
     /// `urn:{issuer host}:session_transfer` (SPEC §8).
-    var audience: String { SessionTransferToken.audience(issuer: runtime.configuration.issuer) }
+    let audience: String
+
+    private var issuer: TokenIssuer { refresh.issuer }
+
+    /// A handler of the `grantType` form that redeems refresh tokens through `refresh` (and issues through its
+    /// ``TokenIssuer``), storing the session transfer tokens in `transferTokens`; `issuer` gives the audience.
+    init(
+        refresh: RefreshTokenGrant, grantType: GrantType, transferTokens: any ArtefactStore,
+        ipIntelligence: IPIntelligence, clock: any WardenClock, issuer: URL
+    ) {
+        self.refresh = refresh
+        self.grantType = grantType
+        self.transferTokens = transferTokens
+        self.ipIntelligence = ipIntelligence
+        self.clock = clock
+        self.audience = SessionTransferToken.audience(issuer: issuer)
+    }
 
     /// Whether a `grant_type=refresh_token` request asks for a session transfer token (the SDK's form).
     func isRequested(by parameters: RequestParameters) -> Bool {
@@ -52,11 +71,11 @@ struct SessionTransferGrant: GrantHandler {
         let transfer = SessionTransferToken(
             userID: record.userID, clientID: client.clientID, scope: record.scope, familyID: record.familyID,
             refreshTokenHash: record.tokenHash, binding: DeviceBinding(settings),
-            creator: .init(ip: request.ip, userAgent: request.userAgent, ipIntelligence: runtime.ipIntelligence))
-        try await runtime.store.putArtefact(
+            creator: .init(ip: request.ip, userAgent: request.userAgent, ipIntelligence: ipIntelligence))
+        try await transferTokens.putArtefact(
             kind: SessionTransferToken.artefactKind, hash: SecretHash.sha256Hex(token),
             payload: String(decoding: try JSONEncoder().encode(transfer), as: UTF8.self),
-            expiresAt: runtime.clock.now().addingTimeInterval(Double(SessionTransferToken.lifetime)))
+            expiresAt: clock.now().addingTimeInterval(Double(SessionTransferToken.lifetime)))
         var members: [(String, JSONValue)] = [
             ("access_token", .string(token)),
             ("issued_token_type", .string(Self.issuedTokenType)),

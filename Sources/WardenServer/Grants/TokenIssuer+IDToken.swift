@@ -8,10 +8,10 @@ extension TokenIssuer {
     /// `nonce` when sent, `at_hash` of `accessToken`, and the profile claims of the granted scopes.
     func idToken(_ grant: UserGrant, accessToken: String) async throws -> String {
         let configuration = grant.client.jwtConfiguration
-        let key = try await runtime.keys.currentKey(for: configuration.alg)
-        let now = runtime.nowSeconds
+        let key = try await keys.currentKey(for: configuration.alg)
+        let now = nowSeconds
         var claims: [(String, JSONValue)] = [
-            ("iss", .string(runtime.issuer)),
+            ("iss", .string(issuer)),
             ("sub", .string(grant.user.userID)),
             ("aud", .string(grant.client.clientID)),
             ("iat", .number(Double(now))),

@@ -39,12 +39,12 @@ extension TokenIssuer {
     func userTokens(_ grant: UserGrant, refreshToken: RefreshTokenIssue) async throws -> TokenResponse {
         var api: ResourceServer?
         if let audience = grant.audience {
-            api = try await runtime.cache.resourceServer(identifier: audience)
+            api = try await tenant.resourceServer(identifier: audience)
             guard api != nil else { throw OAuthError(.invalidGrant, "The API \(audience) no longer exists") }
         }
         let openID = grant.scope.contains("openid")
         var audiences = api.map { [$0.identifier] } ?? []
-        if openID || api == nil { audiences.append(runtime.configuration.userinfoAudience) }
+        if openID || api == nil { audiences.append(userinfoAudience) }
         let lifetime = api?.tokenLifetime ?? Self.defaultAccessTokenLifetime
         let accessToken = try await accessToken(
             .init(
@@ -87,10 +87,10 @@ extension TokenIssuer {
     /// `invalid_grant` (RFC 9700 §4.14.2).
     func storeRefreshToken(_ grant: UserGrant, scope: [String]) async throws -> String {
         let token = RandomToken.make()
-        let now = runtime.clock.now()
+        let now = clock.now()
         let settings = grant.client.refreshToken
         do {
-            try await runtime.store.insertRefreshToken(
+            try await refreshTokens.insertRefreshToken(
                 RefreshTokenRecord(
                     tokenHash: SecretHash.sha256Hex(token), familyID: grant.familyID, clientID: grant.client.clientID,
                     userID: grant.user.userID, audience: grant.audience, scope: scope,
@@ -105,7 +105,7 @@ extension TokenIssuer {
 
     /// The user a grant is for, or `invalid_grant` when it was deleted or blocked since.
     func activeUser(id: String) async throws -> User {
-        try Self.activeUser(try await runtime.store.user(id: id))
+        try Self.activeUser(try await users.user(id: id))
     }
 
     /// The user of `record`, or `invalid_grant` when there is none (deleted) or it is blocked.

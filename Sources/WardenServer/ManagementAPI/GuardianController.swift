@@ -80,7 +80,7 @@ struct GuardianController {
             throw body.invalid("send_mail", "The user has no e-mail address")
         }
         let ticket = EnrollmentTicket(user: user)
-        let id = try await EnrollmentTickets(runtime: runtime).issue(ticket)
+        let id = try await runtime.enrollmentTickets.issue(ticket)
         let url = EnrollmentTicket.url(issuer: runtime.issuer, ticketID: id)
         if sendMail, let email = user.email {
             try await runtime.deliveries.submit(

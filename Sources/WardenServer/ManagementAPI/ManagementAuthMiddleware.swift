@@ -27,7 +27,7 @@ struct ManagementAuthMiddleware: RouterMiddleware {
         let token = String(credentials)
         let jws: CompactJWS
         do {
-            jws = try AccessTokenVerifier(runtime: runtime).verify(
+            jws = try runtime.accessTokenVerifier.verify(
                 token, audience: runtime.configuration.managementAudience)
         } catch {
             switch error {

@@ -13,11 +13,22 @@ struct ClientAuthenticator: Sendable {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// The longest an assertion may live ahead of now (SPEC §4: `exp` ≤ 5 minutes ahead).
     static let maxAssertionLifetime: Double = 300
-    let runtime: WardenRuntime
+    /// Where the clients and their credentials are read.
+    let tenant: TenantCache
+    /// Where the `jti`s of client assertions are remembered (single use, SPEC §4).
+    let assertionIDs: any ArtefactStore
+    let clock: any WardenClock
+    /// The issuer URL, with its trailing slash: the audiences an assertion may name derive from it.
+    let issuer: URL
     private let publicKeys = PublicKeyCache()
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
+    /// An authenticator of the clients of `tenant`, remembering assertion `jti`s in `assertionIDs`, for the
+    /// endpoints below `issuer`.
+    init(tenant: TenantCache, assertionIDs: any ArtefactStore, clock: any WardenClock, issuer: URL) {
+        self.tenant = tenant
+        self.assertionIDs = assertionIDs
+        self.clock = clock
+        self.issuer = issuer
     }
 
     /// The client, refusing with `invalid_client` a confidential client that proved nothing, and any client
@@ -73,7 +84,7 @@ struct ClientAuthenticator: Sendable {
         if let postedSecret {
             return (try await verifySecret(clientID: clientID, secret: postedSecret, basic: false), true)
         }
-        guard let record = try await runtime.cache.client(id: clientID) else {
+        guard let record = try await tenant.client(id: clientID) else {
             throw invalidClient("Unknown client", basic: false)
         }
         return (record, false)
@@ -96,7 +107,7 @@ struct ClientAuthenticator: Sendable {
     /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
         let method: TokenEndpointAuthMethod = basic ? .clientSecretBasic : .clientSecretPost
-        guard let record = try await runtime.cache.client(id: clientID), let hash = record.secretHash,
+        guard let record = try await tenant.client(id: clientID), let hash = record.secretHash,
             record.client.tokenEndpointAuthMethod == method
         else {
             // Spend the same work as a real comparison so timing does not reveal which clients exist.
@@ -118,7 +129,7 @@ struct ClientAuthenticator: Sendable {
         if let claimedClientID, claimedClientID != clientID {
             throw invalidClient("client_id does not match the assertion", basic: false)
         }
-        guard let record = try await runtime.cache.client(id: clientID),
+        guard let record = try await tenant.client(id: clientID),
             let credentials = record.client.clientAuthenticationMethods?.privateKeyJWT?.credentials,
             !credentials.isEmpty
         else { throw invalidClient("Client has no registered keys", basic: false) }
@@ -130,14 +141,14 @@ struct ClientAuthenticator: Sendable {
         guard jws.audiences.contains(where: acceptedAudiences(endpoint: endpoint).contains) else {
             throw invalidClient("Client assertion audience is invalid", basic: false)
         }
-        let now = runtime.clock.now().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         guard let exp = jws.numericDate("exp"), exp > now, exp <= now + Self.maxAssertionLifetime + 5 else {
             throw invalidClient("Client assertion is expired or lives longer than 5 minutes", basic: false)
         }
         guard let jti = jws.payload["jti"]?.stringValue, !jti.isEmpty else {
             throw invalidClient("Client assertion has no jti", basic: false)
         }
-        let fresh = try await runtime.store.rememberOnce(
+        let fresh = try await assertionIDs.rememberOnce(
             kind: "jti:" + clientID, hash: SecretHash.sha256Hex(jti), expiresAt: Date(timeIntervalSince1970: exp))
         guard fresh else { throw invalidClient("Client assertion jti was already used", basic: false) }
         return record
@@ -147,10 +158,10 @@ struct ClientAuthenticator: Sendable {
     /// `/oauth/introspect` assertions, as iddawc signs them), and `https://{host[:port]}/` (what the vendor's
     /// SDKs send).
     private func acceptedAudiences(endpoint: String) -> Set<String> {
-        let issuer = runtime.issuer
-        var accepted: Set<String> = [issuer, issuer + "oauth/token", issuer + endpoint]
-        if let host = runtime.configuration.issuer.host {
-            let port = runtime.configuration.issuer.port.map { ":\($0)" } ?? ""
+        let base = issuer.absoluteString
+        var accepted: Set<String> = [base, base + "oauth/token", base + endpoint]
+        if let host = issuer.host {
+            let port = issuer.port.map { ":\($0)" } ?? ""
             accepted.insert("https://\(host)\(port)/")
         }
         return accepted

@@ -8,13 +8,36 @@ import WardenCore
 /// The rules are read from the database on each login — one indexed query returning the few enabled rules, well
 /// under a millisecond — so a rule created or disabled on any node applies to the next login everywhere.
 struct PostLoginCheck: Sendable {
-    let runtime: WardenRuntime
+    let rules: any PostLoginRuleStore
+    /// The embedder's hooks, run after the rules.
+    let policies: [any PostLoginPolicy]
+    /// The ASN and country of the client IP.
+    let ipIntelligence: IPIntelligence
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the client.
+    let trustedProxies: [CIDR]
+    let eventLog: EventLog
+    let clock: any WardenClock
+    let logger: Logger
+
+    /// A check running the enabled rules of `rules`, then `policies`; denials are logged to `eventLog`.
+    init(
+        rules: any PostLoginRuleStore, policies: [any PostLoginPolicy], ipIntelligence: IPIntelligence,
+        trustedProxies: [CIDR], eventLog: EventLog, clock: any WardenClock, logger: Logger
+    ) {
+        self.rules = rules
+        self.policies = policies
+        self.ipIntelligence = ipIntelligence
+        self.trustedProxies = trustedProxies
+        self.eventLog = eventLog
+        self.clock = clock
+        self.logger = logger
+    }
 
     /// The request part of a login event: the client IP (SPEC §8: the socket peer, or `X-Forwarded-For` from
     /// `--trusted-proxies`), its ASN and country from the IP database, the user agent.
     func requestInfo(_ request: Request, context: WardenRequestContext) -> LoginEvent.RequestInfo {
-        let ip = ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies)
-        let info = ip.flatMap(runtime.ipIntelligence.lookup)
+        let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
+        let info = ip.flatMap(ipIntelligence.lookup)
         return LoginEvent.RequestInfo(
             ip: ip, asn: info?.asn, userAgent: request.headers[.userAgent], countryCode: info?.countryCode)
     }
@@ -42,9 +65,9 @@ struct PostLoginCheck: Sendable {
     /// rule (or policy) that denied in its details.
     func decide(_ event: LoginEvent) async throws -> PostLoginDecision {
         guard let denial = try await firstDenial(event) else { return .allow }
-        runtime.eventLog.record(
+        eventLog.record(
             LogEvent(
-                date: runtime.clock.now(), type: .loginFailure, description: denial.reason,
+                date: clock.now(), type: .loginFailure, description: denial.reason,
                 clientID: event.client.clientID, clientName: event.client.name, ip: event.request.ip,
                 userAgent: event.request.userAgent, userID: event.user.userID, userName: event.user.email,
                 details: denial.details))
@@ -53,11 +76,11 @@ struct PostLoginCheck: Sendable {
 
     private func firstDenial(_ event: LoginEvent) async throws -> (reason: String, details: [String: JSONValue])? {
         let evaluator = RuleEvaluator(event: event)
-        for rule in try await runtime.store.enabledPostLoginRules() where matches(rule, evaluator) {
+        for rule in try await rules.enabledPostLoginRules() where matches(rule, evaluator) {
             let source: JSONValue = ["id": .string(rule.id), "name": .string(rule.name)]
             return (rule.denyReason, ["post_login_rule": source])
         }
-        for policy in runtime.postLoginPolicies {
+        for policy in policies {
             if case .deny(let reason) = try await policy.evaluate(event) {
                 return (reason, ["post_login_policy": .string(String(describing: type(of: policy)))])
             }
@@ -71,7 +94,7 @@ struct PostLoginCheck: Sendable {
         do {
             return evaluator.matches(try RuleParser.parse(rule.condition))
         } catch {
-            runtime.logger.error(
+            logger.error(
                 "A post-login rule does not parse: it denies every login until fixed",
                 metadata: ["rule": "\(rule.id)", "error": "\(error)"])
             return true

@@ -98,7 +98,7 @@ public struct DemoTenant: Sendable {
         try await upsert(web, secret: webSecret, now: now)
 
         try await runtime.cache.reload()
-        let ticketID = try await EnrollmentTickets(runtime: runtime).issue(EnrollmentTicket(user: user.user))
+        let ticketID = try await runtime.enrollmentTickets.issue(EnrollmentTicket(user: user.user))
         let login = Self.quickStartLogin(issuer: runtime.issuer)
         DemoLogins.shared.remember(verifier: login.verifier)
         return Seeded(

@@ -14,9 +14,10 @@ public final class TenantCache: Sendable {
     }
 
     private let state = Mutex(Snapshot())
-    private let store: any WardenStore
+    private let store: any ClientStore & ResourceServerStore & ClientGrantStore
 
-    init(store: any WardenStore) {
+    /// A cache, empty until ``reload()``, of the clients, APIs and client grants of `store`.
+    init(store: any ClientStore & ResourceServerStore & ClientGrantStore) {
         self.store = store
     }
 

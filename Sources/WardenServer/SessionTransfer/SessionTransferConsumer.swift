@@ -18,8 +18,32 @@ struct SessionTransferConsumer: Sendable {
     static let sessionMethod = "session_transfer"
 
     let flow: AuthorizationFlow
+    /// Where session transfer tokens are consumed, as artefacts.
+    let transferTokens: any ArtefactStore
+    let users: any UserStore
+    /// Where the source refresh-token family is checked for revocation.
+    let refreshTokens: any RefreshTokenStore
+    /// Where a session made from a family revoked meanwhile is deleted again.
+    let sessions: any SessionStore
+    let postLogin: PostLoginCheck
+    let eventLog: EventLog
+    let clock: any WardenClock
 
-    private var runtime: WardenRuntime { flow.runtime }
+    /// A consumer of the tokens of `transferTokens` that signs in through `flow` after `postLogin` allows it.
+    init(
+        flow: AuthorizationFlow, transferTokens: any ArtefactStore, users: any UserStore,
+        refreshTokens: any RefreshTokenStore, sessions: any SessionStore, postLogin: PostLoginCheck,
+        eventLog: EventLog, clock: any WardenClock
+    ) {
+        self.flow = flow
+        self.transferTokens = transferTokens
+        self.users = users
+        self.refreshTokens = refreshTokens
+        self.sessions = sessions
+        self.postLogin = postLogin
+        self.eventLog = eventLog
+        self.clock = clock
+    }
 
     /// The answer to `authorization` decided by a presented session transfer token, or `nil` to go on as without
     /// one (none presented, or refused).
@@ -28,15 +52,15 @@ struct SessionTransferConsumer: Sendable {
         context: WardenRequestContext
     ) async throws -> Response? {
         guard let presented = Self.presentedToken(query: query, request: request, client: client),
-            case .consumed(let payload) = try await runtime.store.consumeArtefact(
+            case .consumed(let payload) = try await transferTokens.consumeArtefact(
                 kind: SessionTransferToken.artefactKind, hash: SecretHash.sha256Hex(presented),
-                now: runtime.clock.now())
+                now: clock.now())
         else { return nil }
         let token = try JSONDecoder().decode(SessionTransferToken.self, from: Data(payload.utf8))
-        let check = PostLoginCheck(runtime: runtime)
+        let check = postLogin
         let consumer = check.requestInfo(request, context: context)
         guard token.binding.isSatisfied(creator: token.creator.requestInfo, consumer: consumer),
-            let record = try await runtime.store.user(id: token.userID), !record.user.blocked
+            let record = try await users.user(id: token.userID), !record.user.blocked
         else { return nil }
         let event = LoginEvent(
             request: consumer,
@@ -50,8 +74,8 @@ struct SessionTransferConsumer: Sendable {
             userID: record.user.userID, method: Self.sessionMethod, sourceFamilyID: token.familyID)
         // The family is checked once the session exists: a revocation before this point is seen here, one after it
         // ends the session by cascade. No session comes from a family revoked before it was made.
-        guard try await runtime.store.refreshToken(hash: token.refreshTokenHash)?.revokedAt == nil else {
-            _ = try await runtime.store.deleteSession(id: session.id)
+        guard try await refreshTokens.refreshToken(hash: token.refreshTokenHash)?.revokedAt == nil else {
+            _ = try await sessions.deleteSession(id: session.id)
             return nil
         }
         _ = try await flow.sessions.end(request)
@@ -75,9 +99,9 @@ struct SessionTransferConsumer: Sendable {
     private func logLogin(
         of user: User, client: Client, request: LoginEvent.RequestInfo, authorization: AuthorizationRequest
     ) {
-        runtime.eventLog.record(
+        eventLog.record(
             LogEvent(
-                date: runtime.clock.now(), type: .loginSuccess, description: "Successful login by session transfer",
+                date: clock.now(), type: .loginSuccess, description: "Successful login by session transfer",
                 clientID: client.clientID, clientName: client.name, ip: request.ip, userAgent: request.userAgent,
                 userID: user.userID, userName: user.email, audience: authorization.audience,
                 scope: authorization.scope.joined(separator: " "),

@@ -11,23 +11,30 @@ struct SessionManager: Sendable {
     /// `Session.method` of a session that began with the password form.
     static let passwordMethod = "password"
 
-    let runtime: WardenRuntime
-
+    let store: any SessionStore
+    let clock: any WardenClock
     /// Whether cookies carry `Secure` (every issuer but a plain-HTTP one).
-    var secureCookies: Bool { !runtime.configuration.isPlainHTTP }
+    let secureCookies: Bool
+
+    /// The sessions of `store`; `secureCookies` unless the issuer is plain HTTP.
+    init(store: any SessionStore, clock: any WardenClock, secureCookies: Bool) {
+        self.store = store
+        self.clock = clock
+        self.secureCookies = secureCookies
+    }
 
     /// The active session the request's cookie names, after recording this use; `nil` when there is none or
     /// it has ended.
     func current(_ request: Request) async throws -> Session? {
         guard let secret = SessionCookie.secret(in: request),
-            var session = try await runtime.store.session(secretHash: SecretHash.sha256Hex(secret))
+            var session = try await store.session(secretHash: SecretHash.sha256Hex(secret))
         else { return nil }
-        let now = runtime.clock.now()
+        let now = clock.now()
         guard session.isActive(at: now) else { return nil }
         session.lastActiveAt = now
         session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
         do {
-            try await runtime.store.updateSession(session)
+            try await store.updateSession(session)
         } catch StorageError.notFound {
             return nil  // ended by a concurrent logout
         }
@@ -38,15 +45,15 @@ struct SessionManager: Sendable {
     /// a new login updates `auth_time`); otherwise a new session replaces `existing`, and the cookie to set
     /// is returned with it.
     func signIn(userID: String, existing: Session?) async throws -> (session: Session, cookie: Cookie?) {
-        let now = runtime.clock.now()
+        let now = clock.now()
         if var session = existing, session.userID == userID {
             session.authTime = now
             session.lastActiveAt = now
             session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
-            try await runtime.store.updateSession(session)
+            try await store.updateSession(session)
             return (session, nil)
         }
-        if let existing { _ = try await runtime.store.deleteSession(id: existing.id) }
+        if let existing { _ = try await store.deleteSession(id: existing.id) }
         let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod)
         return (session, cookie)
     }
@@ -56,13 +63,13 @@ struct SessionManager: Sendable {
     func begin(
         userID: String, method: String, sourceFamilyID: String? = nil
     ) async throws -> (session: Session, cookie: Cookie) {
-        let now = runtime.clock.now()
+        let now = clock.now()
         let secret = RandomToken.make()
         let session = Session(
             id: RandomToken.identifier(prefix: "", length: 32), userID: userID, createdAt: now, authTime: now,
             lastActiveAt: now, expiresAt: now.addingTimeInterval(Self.absoluteLifetime),
             idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: method, sourceFamilyID: sourceFamilyID)
-        try await runtime.store.insertSession(session, secretHash: SecretHash.sha256Hex(secret))
+        try await store.insertSession(session, secretHash: SecretHash.sha256Hex(secret))
         let cookie = SessionCookie.make(secret: secret, maxAge: Int(Self.absoluteLifetime), secure: secureCookies)
         return (session, cookie)
     }
@@ -70,8 +77,8 @@ struct SessionManager: Sendable {
     /// Ends the session the request's cookie names, active or not; returns it when there was one.
     func end(_ request: Request) async throws -> Session? {
         guard let secret = SessionCookie.secret(in: request),
-            let session = try await runtime.store.session(secretHash: SecretHash.sha256Hex(secret))
+            let session = try await store.session(secretHash: SecretHash.sha256Hex(secret))
         else { return nil }
-        return try await runtime.store.deleteSession(id: session.id) ? session : nil
+        return try await store.deleteSession(id: session.id) ? session : nil
     }
 }

@@ -12,17 +12,28 @@ struct AccessTokenVerifier: Sendable {
         case expired
     }
 
-    let runtime: WardenRuntime
+    /// The published keys a token may be signed by.
+    let keys: KeyManager
+    /// `{issuer}` with its trailing slash: the expected `iss`.
+    let issuer: String
+    let clock: any WardenClock
+
+    /// A verifier of the tokens `issuer` signed with a published key of `keys`.
+    init(keys: KeyManager, issuer: String, clock: any WardenClock) {
+        self.keys = keys
+        self.issuer = issuer
+        self.clock = clock
+    }
 
     func verify(_ token: String, audience: String?) throws(Failure) -> CompactJWS {
         guard let jws = try? CompactJWS(parsing: token), jws.header["typ"]?.stringValue == "at+jwt",
-            let kid = jws.kid, let key = runtime.keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
+            let kid = jws.kid, let key = keys.ring.publishedKey(kid: kid), jws.alg == key.alg.rawValue,
             jws.isSigned(by: key.verifier)
         else { throw .invalid }
-        guard jws.payload["iss"]?.stringValue == runtime.issuer, audience.map(jws.audiences.contains) ?? true else {
+        guard jws.payload["iss"]?.stringValue == issuer, audience.map(jws.audiences.contains) ?? true else {
             throw .wrongAudience
         }
-        guard let exp = jws.numericDate("exp"), exp > runtime.clock.now().timeIntervalSince1970 else {
+        guard let exp = jws.numericDate("exp"), exp > clock.now().timeIntervalSince1970 else {
             throw .expired
         }
         return jws

@@ -108,7 +108,9 @@ struct PostLoginRulesLoginTests {
         try await Self.addRule(
             warden, "event.request.geoip.countryCode != event.session_transfer_token.request.geoip.countryCode",
             reason: "The sign-in comes from another country than the app")
-        let check = PostLoginCheck(runtime: warden.runtime)
+        let check = PostLoginCheck(
+            rules: warden.runtime.store, policies: [], ipIntelligence: IPIntelligence(), trustedProxies: [],
+            eventLog: warden.runtime.eventLog, clock: warden.clock, logger: warden.runtime.logger)
         let browser = LoginEvent.RequestInfo(ip: "203.0.113.7", asn: 64496, countryCode: "FR")
         let phone = LoginEvent.RequestInfo(ip: "198.51.100.1", asn: 64500, countryCode: "DE")
         let user = User(userID: "auth0|traveller", email: "traveller@example.com", createdAt: warden.clock.now())

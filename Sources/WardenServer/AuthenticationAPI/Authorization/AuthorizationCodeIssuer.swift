@@ -5,7 +5,15 @@ import WardenCore
 /// ``AuthorizationCodeGrant/artefactKind`` with the JSON of the ``AuthorizationCodeGrant`` (default
 /// `JSONEncoder` strategies), single-use and valid for ``AuthorizationCodeGrant/lifetime`` seconds (SPEC §5).
 struct AuthorizationCodeIssuer: Sendable {
-    let runtime: WardenRuntime
+    /// Where the codes are stored, as artefacts.
+    let codes: any ArtefactStore
+    let clock: any WardenClock
+
+    /// An issuer storing its codes in `codes`.
+    init(codes: any ArtefactStore, clock: any WardenClock) {
+        self.codes = codes
+        self.clock = clock
+    }
 
     /// A new code for `request`, answered to `session`, carrying `scope`.
     func issue(for request: AuthorizationRequest, session: Session, scope: [String]) async throws -> String {
@@ -14,10 +22,10 @@ struct AuthorizationCodeIssuer: Sendable {
             clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             userID: session.userID, sessionID: session.id, scope: scope, audience: request.audience,
             nonce: request.nonce, authTime: session.authTime, familyID: RandomToken.make(bytes: 16))
-        try await runtime.store.putArtefact(
+        try await codes.putArtefact(
             kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code),
             payload: String(decoding: try JSONEncoder().encode(grant), as: UTF8.self),
-            expiresAt: runtime.clock.now().addingTimeInterval(AuthorizationCodeGrant.lifetime))
+            expiresAt: clock.now().addingTimeInterval(AuthorizationCodeGrant.lifetime))
         return code
     }
 }

@@ -6,21 +6,29 @@ import WardenCore
 /// session may answer it, send the person to the login form, ask a third-party client's consent, and
 /// answer with a code.
 struct AuthorizationFlow: Sendable {
-    let runtime: WardenRuntime
     let sessions: SessionManager
     let transactions: LoginTransactionStore
     let scopes: ScopePolicy
     let codes: AuthorizationCodeIssuer
+    /// Where the user of a session is read.
+    let users: any UserStore
+    let clock: any WardenClock
     /// The issuer's path with a trailing slash, under which the hosted pages are served.
     let basePath: String
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.sessions = SessionManager(runtime: runtime)
-        self.transactions = LoginTransactionStore(runtime: runtime)
-        self.scopes = ScopePolicy(runtime: runtime)
-        self.codes = AuthorizationCodeIssuer(runtime: runtime)
-        let path = URLComponents(string: runtime.issuer)?.path ?? "/"
+    /// The flow over the SSO sessions of `sessions` and the login transactions of `transactions`, granting
+    /// per `scopes` and answering with the codes of `codes`; `issuer` (`{issuer}`) gives the hosted pages' path.
+    init(
+        sessions: SessionManager, transactions: LoginTransactionStore, scopes: ScopePolicy,
+        codes: AuthorizationCodeIssuer, users: any UserStore, clock: any WardenClock, issuer: String
+    ) {
+        self.sessions = sessions
+        self.transactions = transactions
+        self.scopes = scopes
+        self.codes = codes
+        self.users = users
+        self.clock = clock
+        let path = URLComponents(string: issuer)?.path ?? "/"
         self.basePath = path.hasSuffix("/") ? path : path + "/"
     }
 
@@ -32,12 +40,12 @@ struct AuthorizationFlow: Sendable {
     func isSatisfied(_ request: AuthorizationRequest, by session: Session) -> Bool {
         guard !request.prompt.contains(.login) else { return false }
         guard let maxAge = request.maxAge else { return true }
-        return runtime.clock.now().timeIntervalSince(session.authTime) <= Double(maxAge)
+        return clock.now().timeIntervalSince(session.authTime) <= Double(maxAge)
     }
 
     /// The user of an SSO session, if they may still sign in.
     func activeUser(of session: Session) async throws -> User? {
-        guard let record = try await runtime.store.user(id: session.userID), !record.user.blocked else { return nil }
+        guard let record = try await users.user(id: session.userID), !record.user.blocked else { return nil }
         return record.user
     }
 

@@ -4,7 +4,13 @@ import WardenCore
 /// The client and its redirect URI come first: until both are verified an error is a page
 /// (RFC 6749 §4.1.2.1); every later error is redirected back with `state`.
 struct AuthorizationRequestValidator: Sendable {
-    let runtime: WardenRuntime
+    /// The clients and APIs a request names.
+    let tenant: TenantCache
+
+    /// A validator of requests for the clients and APIs of `tenant`.
+    init(tenant: TenantCache) {
+        self.tenant = tenant
+    }
 
     /// The validated request and its client, or an ``AuthorizationFailure``.
     func validate(_ query: QueryParameters) async throws -> (request: AuthorizationRequest, client: Client) {
@@ -23,7 +29,7 @@ struct AuthorizationRequestValidator: Sendable {
 
     private func registeredClient(_ query: QueryParameters) async throws -> Client {
         guard let clientID = query["client_id"], !query.repeated.contains("client_id"),
-            let record = try await runtime.cache.client(id: clientID)
+            let record = try await tenant.client(id: clientID)
         else { throw AuthorizationFailure.page(.unknownClient) }
         return record.client
     }
@@ -107,7 +113,7 @@ struct AuthorizationRequestValidator: Sendable {
         let requested = try ResourceIndicator.requested(
             audience: query["audience"], resource: query["resource"],
             resourceRepeated: query.repeated.contains("resource"))
-        return try await ResourceIndicator.userFacingAPI(requested, in: runtime.cache)?.identifier
+        return try await ResourceIndicator.userFacingAPI(requested, in: tenant)?.identifier
     }
 
     private func prompt(_ query: QueryParameters) throws(OAuthError) -> Set<AuthorizationRequest.Prompt> {

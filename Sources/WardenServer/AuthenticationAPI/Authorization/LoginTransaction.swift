@@ -53,30 +53,37 @@ struct LoginTransaction: Codable, Sendable {
 
 /// Stores ``LoginTransaction``s as artefacts.
 struct LoginTransactionStore: Sendable {
-    let runtime: WardenRuntime
+    let store: any ArtefactStore
+    let clock: any WardenClock
+
+    /// The transactions of `store`.
+    init(store: any ArtefactStore, clock: any WardenClock) {
+        self.store = store
+        self.clock = clock
+    }
 
     /// Stores `transaction` and returns its id.
     func start(_ transaction: LoginTransaction, stage: LoginTransaction.Stage) async throws -> String {
         let id = RandomToken.make()
         let payload = String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self)
-        try await runtime.store.putArtefact(
+        try await store.putArtefact(
             kind: stage.rawValue, hash: SecretHash.sha256Hex(id), payload: payload,
-            expiresAt: runtime.clock.now().addingTimeInterval(LoginTransaction.lifetime))
+            expiresAt: clock.now().addingTimeInterval(LoginTransaction.lifetime))
         return id
     }
 
     /// The pending transaction, left in place.
     func peek(_ id: String, stage: LoginTransaction.Stage) async throws -> LoginTransaction? {
-        try await runtime.store.peekArtefact(
-            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: runtime.clock.now()
+        try await store.peekArtefact(
+            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: clock.now()
         )
         .flatMap(Self.decode)
     }
 
     /// The transaction, if this call is the one that consumed it.
     func consume(_ id: String, stage: LoginTransaction.Stage) async throws -> LoginTransaction? {
-        let result = try await runtime.store.consumeArtefact(
-            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: runtime.clock.now())
+        let result = try await store.consumeArtefact(
+            kind: stage.rawValue, hash: SecretHash.sha256Hex(id), now: clock.now())
         guard case .consumed(let payload) = result else { return nil }
         return Self.decode(payload)
     }

@@ -42,24 +42,30 @@ struct PasswordAuthenticator: Sendable {
         case refused(String)
     }
 
-    let runtime: WardenRuntime
+    /// The users, their failed attempts and locks.
+    let store: any UserStore & LoginThrottleStore
+    let eventLog: EventLog
+    let clock: any WardenClock
     /// Verified when the e-mail address is unknown, at the configured cost.
     private let dummyHash: String
 
-    init(runtime: WardenRuntime) {
-        self.runtime = runtime
-        self.dummyHash = Bcrypt.hash(RandomToken.make(), cost: runtime.configuration.bcryptCost)
+    /// An authenticator of the users of `store`, logging attempts to `eventLog`; `bcryptCost` is the cost of
+    /// the stored hashes (`--bcrypt-cost`), so an unknown address costs as much as a known one.
+    init(store: any UserStore & LoginThrottleStore, eventLog: EventLog, clock: any WardenClock, bcryptCost: UInt8) {
+        self.store = store
+        self.eventLog = eventLog
+        self.clock = clock
+        self.dummyHash = Bcrypt.hash(RandomToken.make(), cost: bcryptCost)
     }
 
     func authenticate(_ attempt: Attempt) async throws -> Outcome {
-        let store = runtime.store
         let record = try await store.user(email: attempt.email)
         if let record, record.user.blocked {
             log(.loginFailure, "user is blocked", attempt, userID: record.user.userID)
             return .refused(Self.blockedMessage)
         }
         let throttleKey = record?.user.userID ?? "email|" + SecretHash.sha256Hex(attempt.email.lowercased())
-        let now = runtime.clock.now()
+        let now = clock.now()
         guard
             case .reserved(let ordinal) = try await store.reserveLoginAttempt(
                 userID: throttleKey, at: now, windowStart: now.addingTimeInterval(-Self.failureWindow),
@@ -77,7 +83,7 @@ struct PasswordAuthenticator: Sendable {
             return try await failed(attempt, ordinal: ordinal, throttleKey: throttleKey, userID: record.user.userID)
         }
         // A lock started by failures that ended while this check ran is in force: it wins.
-        if try await store.loginLockedUntil(userID: throttleKey, now: runtime.clock.now()) != nil {
+        if try await store.loginLockedUntil(userID: throttleKey, now: clock.now()) != nil {
             return refusedAsLocked(attempt, userID: record.user.userID)
         }
         try await store.clearLoginFailures(userID: throttleKey)
@@ -95,16 +101,16 @@ struct PasswordAuthenticator: Sendable {
         -> Outcome
     {
         guard ordinal >= Self.maxFailures else { return .refused(Self.wrongCredentials) }
-        let now = runtime.clock.now()
-        try await runtime.store.lockLogin(userID: throttleKey, until: now.addingTimeInterval(Self.lockDuration))
+        let now = clock.now()
+        try await store.lockLogin(userID: throttleKey, until: now.addingTimeInterval(Self.lockDuration))
         log(.accountLocked, "Too many failed login attempts: login locked for 15 minutes", attempt, userID: userID)
         return .refused(Self.lockedMessage)
     }
 
     private func log(_ type: LogEventType, _ description: String, _ attempt: Attempt, userID: String?) {
-        runtime.eventLog.record(
+        eventLog.record(
             LogEvent(
-                date: runtime.clock.now(), type: type, description: description, clientID: attempt.client.clientID,
+                date: clock.now(), type: type, description: description, clientID: attempt.client.clientID,
                 clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent, userID: userID,
                 userName: attempt.email, details: ["connection": .string(User.connection)]))
     }

@@ -7,16 +7,25 @@ struct ScopePolicy: Sendable {
     /// Scopes RBAC never filters (SPEC §9).
     static let openIDScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
 
-    let runtime: WardenRuntime
+    /// The APIs and their scopes.
+    let tenant: TenantCache
+    /// The users' permissions, for APIs with `enforce_policies`.
+    let roles: any RoleStore
+
+    /// A policy over the APIs of `tenant` and the permissions of `roles`.
+    init(tenant: TenantCache, roles: any RoleStore) {
+        self.tenant = tenant
+        self.roles = roles
+    }
 
     /// The granted scopes, in the order requested.
     func grantedScopes(_ requested: [String], audience: String?, userID: String) async throws -> [String] {
         var allowed = Self.openIDScopes
-        if let audience, let api = try await runtime.cache.resourceServer(identifier: audience) {
+        if let audience, let api = try await tenant.resourceServer(identifier: audience) {
             var apiScopes = api.scopeValues
             if api.enforcePolicies {
                 apiScopes.formIntersection(
-                    try await runtime.store.permissionNames(ofUser: userID, resourceServer: api.identifier))
+                    try await roles.permissionNames(ofUser: userID, resourceServer: api.identifier))
             }
             allowed.formUnion(apiScopes)
         }
@@ -26,7 +35,7 @@ struct ScopePolicy: Sendable {
     /// What the consent page says for each scope.
     func descriptions(of scopes: [String], audience: String?) async throws -> [ConsentPage.ScopeLine] {
         var api: ResourceServer?
-        if let audience { api = try await runtime.cache.resourceServer(identifier: audience) }
+        if let audience { api = try await tenant.resourceServer(identifier: audience) }
         return scopes.map { scope in
             let text =
                 switch scope {

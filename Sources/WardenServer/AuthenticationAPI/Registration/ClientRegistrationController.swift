@@ -113,7 +113,7 @@ struct ClientRegistrationController: Sendable {
             "redirect_uris": .array(client.callbacks.map(JSONValue.string)),
             "grant_types": .array(metadata.grantTypes.map { .string($0.rawValue) }),
             "response_types": .array([.string("code")]),
-            "token_endpoint_auth_method": .string(metadata.tokenEndpointAuthMethod),
+            "token_endpoint_auth_method": .string(metadata.tokenEndpointAuthMethod.rawValue),
         ]
         let optional: [(String, String?)] = [
             ("scope", metadata.scope), ("client_uri", metadata.clientURI), ("logo_uri", metadata.logoURI),

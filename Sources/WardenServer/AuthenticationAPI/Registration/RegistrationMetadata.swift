@@ -65,10 +65,10 @@ struct RegistrationMetadata: Sendable, Equatable {
     func client(id: String, issuedAt: Int) -> Client {
         var client = Client(clientID: id, name: clientName ?? clientURI.flatMap { URL(string: $0)?.host } ?? id)
         client.isFirstParty = false
-        client.appType = redirectURIs.allSatisfy(Self.isWebRedirect) ? "regular_web" : "native"
-        client.grantTypes = grantTypes.map(\.rawValue)
+        client.appType = redirectURIs.allSatisfy(Self.isWebRedirect) ? .regularWeb : .native
+        client.grantTypes = grantTypes
         client.callbacks = redirectURIs
-        client.tokenEndpointAuthMethod = tokenEndpointAuthMethod == "private_key_jwt" ? nil : tokenEndpointAuthMethod
+        client.tokenEndpointAuthMethod = tokenEndpointAuthMethod == .privateKeyJWT ? nil : tokenEndpointAuthMethod
         if !credentials.isEmpty {
             client.clientAuthenticationMethods = ClientAuthenticationMethods(
                 privateKeyJWT: .init(credentials: credentials))
@@ -214,9 +214,9 @@ struct RegistrationMetadata: Sendable, Equatable {
     /// `jwks` of a `private_key_jwt` client (RFC 7591 §2): RSA (2048 bits or more) and P-256 public keys, stored
     /// as PEM like the keys an operator registers (SPEC §4). `jwks_uri` is not followed.
     private static func credentials(
-        _ object: [String: JSONValue], method: String
+        _ object: [String: JSONValue], method: TokenEndpointAuthMethod
     ) throws(OAuthError) -> [ClientCredential] {
-        guard method == "private_key_jwt" else {
+        guard method == .privateKeyJWT else {
             guard object["jwks"] == nil || object["jwks"] == .null else {
                 throw invalid("jwks is only for token_endpoint_auth_method private_key_jwt")
             }

@@ -1,0 +1,95 @@
+import WardenCore
+
+/// The composition root of the services the routes share — the token endpoint's grants, the CIBA service,
+/// client authentication, access token checks: each takes only the stores and services it uses, handed over
+/// here from the runtime's. ``buildRouter(runtime:)`` wires them into the controllers; they never see the
+/// runtime.
+extension WardenRuntime {
+    /// The steps every grant shares (signing, counting, logging), for the grants and `/oauth/revoke`.
+    func makeTokenIssuer() -> TokenIssuer {
+        TokenIssuer(
+            keys: keys, tenant: cache, refreshTokens: store, users: store, eventLog: eventLog, clock: clock,
+            issuer: issuer, userinfoAudience: configuration.userinfoAudience)
+    }
+
+    /// The revocation list of access tokens by grant.
+    var accessTokenRevocation: AccessTokenRevocation {
+        AccessTokenRevocation(store: store)
+    }
+
+    /// Revocation of a refresh-token family with its access tokens and transferred sessions.
+    var refreshTokenFamilyRevocation: RefreshTokenFamilyRevocation {
+        RefreshTokenFamilyRevocation(
+            refreshTokens: store, accessTokens: accessTokenRevocation, transferredSessions: store, tenant: cache)
+    }
+
+    /// Every grant of the token endpoint: adding a grant is one line here.
+    func makeGrantRegistry() -> GrantRegistry {
+        let issuer = makeTokenIssuer()
+        let revocation = refreshTokenFamilyRevocation
+        let refresh = RefreshTokenGrant(
+            refreshTokens: store, familyRevocation: revocation, issuer: issuer, clock: clock)
+        let sessionTransfer = { (grantType: GrantType) in
+            SessionTransferGrant(
+                refresh: refresh, grantType: grantType, transferTokens: self.store,
+                ipIntelligence: self.ipIntelligence, clock: self.clock, issuer: self.configuration.issuer)
+        }
+        return GrantRegistry(
+            handlers: [
+                ClientCredentialsGrant(tenant: cache, issuer: issuer),
+                AuthorizationCodeGrantHandler(codes: store, familyRevocation: revocation, issuer: issuer, clock: clock),
+                refresh,
+                CIBAGrant(requests: store, polls: backchannelPolls, issuer: issuer, clock: clock),
+                sessionTransfer(.tokenExchange),
+            ],
+            sessionTransfer: sessionTransfer(.refreshToken))
+    }
+
+    /// The life of a CIBA request: `/bc-authorize`, the approval page and the devices' answers.
+    var backchannelService: BackchannelService {
+        BackchannelService(
+            requests: store, announcements: store, push: push, deliveries: deliveries, polls: backchannelPolls,
+            clock: clock)
+    }
+
+    /// Client authentication at the token, revocation, introspection and CIBA endpoints. Each call makes a new
+    /// authenticator, with its own cache of parsed client keys.
+    func makeClientAuthenticator() -> ClientAuthenticator {
+        ClientAuthenticator(tenant: cache, assertionIDs: store, clock: clock, issuer: configuration.issuer)
+    }
+
+    /// The check of the access tokens this node signed.
+    var accessTokenVerifier: AccessTokenVerifier {
+        AccessTokenVerifier(keys: keys, issuer: issuer, clock: clock)
+    }
+
+    /// Which requested scopes a user-facing grant carries.
+    var scopePolicy: ScopePolicy {
+        ScopePolicy(tenant: cache, roles: store)
+    }
+
+    /// The enrolment tickets of authenticator devices (SPEC §7.1).
+    var enrollmentTickets: EnrollmentTickets {
+        EnrollmentTickets(store: store, clock: clock)
+    }
+
+    /// The SSO sessions of the hosted login.
+    var sessionManager: SessionManager {
+        SessionManager(store: store, clock: clock, secureCookies: !configuration.isPlainHTTP)
+    }
+
+    /// The post-login rules and the embedder's policies, run on every login.
+    var postLoginCheck: PostLoginCheck {
+        PostLoginCheck(
+            rules: store, policies: postLoginPolicies, ipIntelligence: ipIntelligence, trustedProxies: trustedProxies,
+            eventLog: eventLog, clock: clock, logger: logger)
+    }
+
+    /// The steps of the authorization code flow, shared by `/authorize`, the CIBA approval page and logout.
+    var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(
+            sessions: sessionManager, transactions: LoginTransactionStore(store: store, clock: clock),
+            scopes: scopePolicy, codes: AuthorizationCodeIssuer(codes: store, clock: clock), users: store,
+            clock: clock, issuer: issuer)
+    }
+}
