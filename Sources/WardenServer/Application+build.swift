@@ -19,7 +19,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DiscoveryController(
         issuer: runtime.issuer, userinfoEndpoint: runtime.configuration.userinfoAudience,
         grantTypes: grants.grantTypes, keys: runtime.keys, tenant: runtime.cache,
-        registrationMode: runtime.configuration.registration
+        registrationMode: runtime.configuration.registration,
+        clientMetadataDocuments: runtime.configuration.clientMetadataDocuments
     ).addRoutes(to: router)
     TokenController(
         grants: grants, clients: runtime.makeClientAuthenticator(), registrations: runtime.store,

@@ -29,6 +29,11 @@ public struct WardenConfiguration: Sendable {
     public var bcryptCost: UInt8 = 10
     /// Dynamic client registration (`--registration`, SPEC §13).
     public var registration: RegistrationMode = .off
+    /// Client ID Metadata Documents (`--client-metadata-documents`, SPEC §13).
+    public var clientMetadataDocuments = false
+    /// Hosts (`host` or `host:port`) whose metadata documents may be on private addresses and over `http`
+    /// (`--client-metadata-allow-hosts`).
+    public var clientMetadataAllowHosts: [String] = []
 
     public init(issuer: URL) {
         self.issuer = issuer

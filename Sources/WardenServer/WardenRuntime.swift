@@ -82,7 +82,12 @@ public final class WardenRuntime: Sendable {
     ) {
         self.configuration = configuration
         self.store = store
-        self.cache = TenantCache(store: store)
+        self.cache = TenantCache(
+            store: store,
+            documents: configuration.clientMetadataDocuments
+                ? ClientMetadataDocuments(
+                    fetch: GuardedFetch(allowHosts: Set(configuration.clientMetadataAllowHosts)), clock: clock)
+                : nil)
         self.keys = keys
         self.clock = clock
         self.logger = logger

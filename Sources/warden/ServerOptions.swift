@@ -97,6 +97,16 @@ struct ServerOptions: ParsableArguments {
             "Dynamic client registration at /oidc/register: off, open, or token (a Management token with create:clients) (env WARDEN_REGISTRATION, default off)."
     )
     var registration: String?
+    @Flag(
+        help:
+            "Accept https client_id URLs naming Client ID Metadata Documents (env WARDEN_CLIENT_METADATA_DOCUMENTS=1)."
+    )
+    var clientMetadataDocuments = false
+    @Option(
+        help:
+            "Comma-separated host or host:port whose metadata documents may be on private addresses and over http (env WARDEN_CLIENT_METADATA_ALLOW_HOSTS)."
+    )
+    var clientMetadataAllowHosts: String?
 
     /// Resolves flags, environment and defaults into a validated configuration; every message names the flag or
     /// the environment variable the user actually set.
@@ -176,7 +186,29 @@ struct ServerOptions: ParsableArguments {
             }
             configuration.registration = value
         }
+        try clientMetadata(settings, into: &configuration)
         return configuration
+    }
+
+    /// `--client-metadata-documents` (a switch; `WARDEN_CLIENT_METADATA_DOCUMENTS` 1/true/0/false) and its allow
+    /// list (SPEC §13).
+    private func clientMetadata(_ settings: Settings, into configuration: inout WardenConfiguration) throws {
+        if clientMetadataDocuments {
+            configuration.clientMetadataDocuments = true
+        } else if let value = settings.string(nil, flag: "", env: "WARDEN_CLIENT_METADATA_DOCUMENTS") {
+            switch value.value.lowercased() {
+            case "1", "true", "yes", "on": configuration.clientMetadataDocuments = true
+            case "0", "false", "no", "off": configuration.clientMetadataDocuments = false
+            default: throw settings.invalid(value.name, "must be 1 or 0", got: value.value)
+            }
+        }
+        if let hosts = settings.string(
+            clientMetadataAllowHosts, flag: "--client-metadata-allow-hosts", env: "WARDEN_CLIENT_METADATA_ALLOW_HOSTS")
+        {
+            configuration.clientMetadataAllowHosts = hosts.value.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }.filter { !$0.isEmpty }
+        }
     }
 
     /// APNs settings: all four of key file, key id, team id and topic, or none.

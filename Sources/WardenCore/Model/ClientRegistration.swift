@@ -18,6 +18,8 @@ public struct ClientRegistration: Codable, Sendable, Equatable {
 
         /// `POST /oidc/register` (RFC 7591).
         public static let dynamic: Method = "dynamic"
+        /// A Client ID Metadata Document: the `client_id` is the URL of the client's metadata.
+        public static let metadataDocument: Method = "metadata_document"
     }
 
     /// The grants a registered client can ever use: no `client_credentials`, CIBA or session transfer (SPEC

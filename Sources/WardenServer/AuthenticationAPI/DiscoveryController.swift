@@ -22,12 +22,15 @@ struct DiscoveryController: Sendable {
     let tenant: TenantCache
     /// Whether `/oidc/register` exists (SPEC §13).
     let registrationMode: WardenConfiguration.RegistrationMode
+    /// Whether a `client_id` may be a metadata document's URL (SPEC §13).
+    let clientMetadataDocuments: Bool
 
     /// The documents of `issuer`, listing `grantTypes`, the keys of `keys`, the types of the APIs of `tenant` and
-    /// the registration endpoint unless `registrationMode` is `off`.
+    /// the registration endpoint unless `registrationMode` is `off`, and `client_id_metadata_document_supported`
+    /// when `clientMetadataDocuments` is on.
     init(
         issuer: String, userinfoEndpoint: String, grantTypes: [String], keys: KeyManager, tenant: TenantCache,
-        registrationMode: WardenConfiguration.RegistrationMode
+        registrationMode: WardenConfiguration.RegistrationMode, clientMetadataDocuments: Bool
     ) {
         self.issuer = issuer
         self.userinfoEndpoint = userinfoEndpoint
@@ -35,6 +38,7 @@ struct DiscoveryController: Sendable {
         self.keys = keys
         self.tenant = tenant
         self.registrationMode = registrationMode
+        self.clientMetadataDocuments = clientMetadataDocuments
     }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
@@ -60,9 +64,10 @@ struct DiscoveryController: Sendable {
 
     /// The members of the document that do not change while the process runs, in wire order.
     func members() -> [(String, JSONValue)] {
-        // SPEC §13: the registration endpoint, when registration is on.
-        let registration: [(String, JSONValue)] =
+        // SPEC §13: the registration endpoint and metadata documents, when they are on.
+        var registration: [(String, JSONValue)] =
             registrationMode == .off ? [] : [("registration_endpoint", .string(issuer + "oidc/register"))]
+        if clientMetadataDocuments { registration.append(("client_id_metadata_document_supported", true)) }
         return [
             ("issuer", .string(issuer)),
             ("authorization_endpoint", .string(issuer + "authorize")),

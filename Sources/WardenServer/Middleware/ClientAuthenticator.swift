@@ -84,7 +84,7 @@ struct ClientAuthenticator: Sendable {
         if let postedSecret {
             return (try await verifySecret(clientID: clientID, secret: postedSecret, basic: false), true)
         }
-        guard let record = try await tenant.client(id: clientID) else {
+        guard let record = try await client(id: clientID, basic: false) else {
             throw invalidClient("Unknown client", basic: false)
         }
         return (record, false)
@@ -107,7 +107,7 @@ struct ClientAuthenticator: Sendable {
     /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
         let method: TokenEndpointAuthMethod = basic ? .clientSecretBasic : .clientSecretPost
-        guard let record = try await tenant.client(id: clientID), let hash = record.secretHash,
+        guard let record = try await client(id: clientID, basic: basic), let hash = record.secretHash,
             record.client.tokenEndpointAuthMethod == method
         else {
             // Spend the same work as a real comparison so timing does not reveal which clients exist.
@@ -129,7 +129,7 @@ struct ClientAuthenticator: Sendable {
         if let claimedClientID, claimedClientID != clientID {
             throw invalidClient("client_id does not match the assertion", basic: false)
         }
-        guard let record = try await tenant.client(id: clientID),
+        guard let record = try await client(id: clientID, basic: false),
             let credentials = record.client.clientAuthenticationMethods?.privateKeyJWT?.credentials,
             !credentials.isEmpty
         else { throw invalidClient("Client has no registered keys", basic: false) }
@@ -165,6 +165,15 @@ struct ClientAuthenticator: Sendable {
             accepted.insert("https://\(host)\(port)/")
         }
         return accepted
+    }
+
+    /// The client, or `nil`; a metadata document that cannot be used (SPEC §13) is `invalid_client` saying why.
+    private func client(id clientID: String, basic: Bool) async throws -> ClientRecord? {
+        do {
+            return try await tenant.client(id: clientID)
+        } catch let failure as ClientMetadataDocuments.Failure {
+            throw invalidClient("The client's metadata document could not be used: \(failure)", basic: basic)
+        }
     }
 
     private func invalidClient(_ description: String, basic: Bool) -> OAuthError {

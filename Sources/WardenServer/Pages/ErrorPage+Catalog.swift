@@ -7,6 +7,15 @@ extension ErrorPage {
         title: "Unknown application", message: "The application that sent you here is not registered.",
         advice: "Contact the application's developer.", status: .badRequest)
 
+    /// A Client ID Metadata Document that cannot be used (SPEC §13), naming the problem.
+    static func unusableMetadataDocument(_ problem: String) -> ErrorPage {
+        ErrorPage(
+            title: "Application not recognised",
+            message: "The application's metadata document could not be used: \(problem).",
+            advice: "Contact the application's developer; the document must be reachable over https and valid.",
+            status: .badRequest)
+    }
+
     static let invalidRedirect = ErrorPage(
         title: "Invalid redirect address", message: "The application sent an invalid redirect address.",
         advice: "Contact the application's developer.", status: .badRequest)

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 public import WardenCore
 
@@ -15,10 +16,14 @@ public final class TenantCache: Sendable {
 
     private let state = Mutex(Snapshot())
     private let store: any ClientStore & ResourceServerStore & ClientGrantStore
+    /// The clients a `client_id` URL describes (`--client-metadata-documents`, SPEC §13), when on.
+    private let documents: ClientMetadataDocuments?
 
-    /// A cache, empty until ``reload()``, of the clients, APIs and client grants of `store`.
-    init(store: any ClientStore & ResourceServerStore & ClientGrantStore) {
+    /// A cache, empty until ``reload()``, of the clients, APIs and client grants of `store`, and of the clients
+    /// described by metadata documents when `documents` is given.
+    init(store: any ClientStore & ResourceServerStore & ClientGrantStore, documents: ClientMetadataDocuments? = nil) {
         self.store = store
+        self.documents = documents
     }
 
     /// Reloads everything from storage.
@@ -34,12 +39,18 @@ public final class TenantCache: Sendable {
         state.withLock { $0 = next }
     }
 
-    /// The client, from memory or else from storage.
+    /// The client, from memory or else from storage, or else (when on) from the metadata document its id names;
+    /// throws ``ClientMetadataDocuments/Failure`` when that document cannot be used.
     public func client(id: String) async throws -> ClientRecord? {
         if let hit = state.withLock({ $0.clients[id] }) { return hit }
-        guard let record = try await store.client(id: id) else { return nil }
-        state.withLock { $0.clients[id] = record }
-        return record
+        if let record = try await store.client(id: id) {
+            state.withLock { $0.clients[id] = record }
+            return record
+        }
+        guard let documents, documents.names(id) else { return nil }
+        let client = try await documents.client(id: id)
+        let issued = Date(timeIntervalSince1970: Double(client.registration?.issuedAt ?? 0))
+        return ClientRecord(client: client, secretHash: nil, createdAt: issued, updatedAt: issued)
     }
 
     /// The API with this identifier, from memory or else from storage.

@@ -28,9 +28,17 @@ struct AuthorizationRequestValidator: Sendable {
     }
 
     private func registeredClient(_ query: QueryParameters) async throws -> Client {
-        guard let clientID = query["client_id"], !query.repeated.contains("client_id"),
-            let record = try await tenant.client(id: clientID)
-        else { throw AuthorizationFailure.page(.unknownClient) }
+        guard let clientID = query["client_id"], !query.repeated.contains("client_id") else {
+            throw AuthorizationFailure.page(.unknownClient)
+        }
+        let record: ClientRecord?
+        do {
+            record = try await tenant.client(id: clientID)
+        } catch let failure as ClientMetadataDocuments.Failure {
+            // SPEC §13: the 400 page, naming the problem; never a redirect.
+            throw AuthorizationFailure.page(.unusableMetadataDocument(failure.description))
+        }
+        guard let record else { throw AuthorizationFailure.page(.unknownClient) }
         return record.client
     }
 

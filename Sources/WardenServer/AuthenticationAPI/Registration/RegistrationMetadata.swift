@@ -61,8 +61,8 @@ struct RegistrationMetadata: Sendable, Equatable {
         credentials = try Self.credentials(object, method: method)
     }
 
-    /// The client this metadata registers, third-party, with a fresh id.
-    func client(id: String, issuedAt: Int) -> Client {
+    /// The client this metadata registers (by `method`), third-party, with the id `id`.
+    func client(id: String, issuedAt: Int, method: ClientRegistration.Method = .dynamic) -> Client {
         var client = Client(clientID: id, name: clientName ?? clientURI.flatMap { URL(string: $0)?.host } ?? id)
         client.isFirstParty = false
         client.appType = redirectURIs.allSatisfy(Self.isWebRedirect) ? .regularWeb : .native
@@ -74,7 +74,7 @@ struct RegistrationMetadata: Sendable, Equatable {
                 privateKeyJWT: .init(credentials: credentials))
         }
         client.registration = ClientRegistration(
-            method: .dynamic, issuedAt: issuedAt, clientURI: clientURI, logoURI: logoURI, softwareID: softwareID,
+            method: method, issuedAt: issuedAt, clientURI: clientURI, logoURI: logoURI, softwareID: softwareID,
             softwareVersion: softwareVersion, scope: scope)
         return client
     }
