@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// Turns any error that is not already an API error into the `server_error` shape of the API that received
 /// it (never a stack trace), and logs the detail with the request id. ``OAuthError`` and ``ManagementError``
