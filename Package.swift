@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "warden", targets: ["warden"]),
+        .library(name: "WardenWire", targets: ["WardenWire"]),
         .library(name: "WardenCore", targets: ["WardenCore"]),
         .library(name: "WardenServer", targets: ["WardenServer"]),
         .library(name: "WardenAuthenticator", targets: ["WardenAuthenticator"]),
@@ -43,9 +44,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
+        // What the SDKs and the server share on the wire: JSON values, authorization_details, OAuth error codes,
+        // base64url, compact JWS parsing and verification, PKCE, the CIBA login hint. Nothing else of Warden's.
+        .target(
+            name: "WardenWire",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "WardenCore",
             dependencies: [
+                "WardenWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -56,7 +68,7 @@ let package = Package(
         .target(
             name: "WardenStorage",
             dependencies: [
-                "WardenCore",
+                "WardenCore", "WardenWire",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -86,7 +98,7 @@ let package = Package(
         .target(
             name: "WardenServer",
             dependencies: [
-                "WardenCore", "WardenMail",
+                "WardenCore", "WardenWire", "WardenMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -115,7 +127,7 @@ let package = Package(
         .target(
             name: "WardenTesting",
             dependencies: [
-                "WardenCore",
+                "WardenCore", "WardenWire",
                 "WardenStorage",
                 "WardenServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -130,7 +142,7 @@ let package = Package(
         .target(
             name: "WardenAuthenticator",
             dependencies: [
-                "WardenCore",
+                "WardenWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -144,7 +156,7 @@ let package = Package(
         .target(
             name: "WardenClient",
             dependencies: [
-                "WardenCore",
+                "WardenWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -158,7 +170,7 @@ let package = Package(
         .target(
             name: "WardenResourceServer",
             dependencies: [
-                "WardenClient", "WardenCore",
+                "WardenClient", "WardenWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -167,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "warden",
             dependencies: [
-                "WardenCore",
+                "WardenCore", "WardenWire",
                 "WardenStorage",
                 "WardenServer",
                 "WardenAuthenticator",
@@ -201,14 +213,16 @@ let package = Package(
         // transfer's approval by CIBA, the resource server it calls, and a native app opening the web app.
         .executableTarget(
             name: "ciba-agent",
-            dependencies: ["WardenClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WardenClient", "WardenWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/ciba-agent",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "protected-api",
             dependencies: [
-                "WardenResourceServer", "WardenCore",
+                "WardenResourceServer", "WardenWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -218,19 +232,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "native-to-web",
-            dependencies: ["WardenClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WardenClient", "WardenWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/native-to-web",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "wardenTests",
-            dependencies: ["warden", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["warden", "WardenWire", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WardenCoreTests",
             dependencies: [
-                "WardenCore", "WardenTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "WardenCore", "WardenWire", "WardenTesting", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -239,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "WardenStorageTests",
             dependencies: [
-                "WardenCore", "WardenStorage", "WardenTesting",
+                "WardenCore", "WardenWire", "WardenStorage", "WardenTesting",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -252,7 +268,8 @@ let package = Package(
         .testTarget(
             name: "WardenServerTests",
             dependencies: [
-                "WardenCore", "WardenStorage", "WardenServer", "WardenMail", "WardenTesting", "WardenAuthenticator",
+                "WardenCore", "WardenWire", "WardenStorage", "WardenServer", "WardenMail", "WardenTesting",
+                "WardenAuthenticator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -272,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "WardenClientTests",
             dependencies: [
-                "WardenClient", "WardenCore", "WardenServer", "WardenTesting", "WardenAuthenticator",
+                "WardenClient", "WardenCore", "WardenWire", "WardenServer", "WardenTesting", "WardenAuthenticator",
                 "WardenAuthenticatorURLSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -286,7 +303,7 @@ let package = Package(
         .testTarget(
             name: "WardenResourceServerTests",
             dependencies: [
-                "WardenResourceServer", "WardenClient", "WardenCore", "WardenServer", "WardenTesting",
+                "WardenResourceServer", "WardenClient", "WardenCore", "WardenWire", "WardenServer", "WardenTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -296,7 +313,7 @@ let package = Package(
         .testTarget(
             name: "WardenAuthenticatorTests",
             dependencies: [
-                "WardenAuthenticator", "WardenAuthenticatorURLSession", "WardenCore",
+                "WardenAuthenticator", "WardenAuthenticatorURLSession", "WardenWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -43,18 +43,20 @@ let package = Package(
         benchmarkGroup("IPLookup", using: ["WardenCore"], dependencies: ["GroupConfiguration"]),
         // JWS sign / verify per algorithm, the pure signing rate, token issuance without HTTP.
         benchmarkGroup(
-            "JOSE", using: ["WardenCore"],
+            "JOSE", using: ["WardenCore", "WardenWire"],
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),
         // PKCE S256 verification, user search queries, post-login rules.
-        benchmarkGroup("Parsers", using: ["WardenCore"], dependencies: ["GroupConfiguration"]),
+        benchmarkGroup("Parsers", using: ["WardenCore", "WardenWire"], dependencies: ["GroupConfiguration"]),
         // What the JOSE group and the ceiling server share: an access token's claims as Warden makes them.
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "WardenCore", package: warden)],
+            dependencies: [
+                .product(name: "WardenCore", package: warden), .product(name: "WardenWire", package: warden),
+            ],
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WardenClient
+import WardenWire
 
 /// An "AI agent" that needs a person's approval before it moves money: it asks Warden to have alice approve a
 /// 2,500 USD transfer on her device (CIBA with a `money_transfer` authorization detail, SPEC §6), waits while she

@@ -1,5 +1,6 @@
 import Foundation
 import WardenClient
+import WardenWire
 
 /// The transfer the agent wants approved: the reference document's `money_transfer` authorization detail
 /// (RFC 9396 §2), its binding message, and the order sent to the API once approved.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WardenClient
+import WardenWire
 
 /// Native-to-web SSO from a native app's side (SPEC §8): log in with PKCE and `offline_access` as the native
 /// client, exchange the refresh token for a session transfer token, and print the URL and the cookie that open

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// The demo bank's two endpoints behind Warden's access tokens: `GET /balance` (scope `read:balance`) and
 /// `POST /transfers` (scope `transfer:funds`, and a `money_transfer` authorization detail in the token covering

@@ -1,6 +1,6 @@
 import Foundation
-import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// The body of `POST /transfers`: `{"amount": 2500, "currency": "USD", "beneficiary": "Hanna Herwitz"}` (the amount
 /// a JSON number or a decimal string).

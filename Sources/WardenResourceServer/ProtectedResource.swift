@@ -1,5 +1,6 @@
 public import Foundation
 public import WardenClient
+import WardenWire
 
 /// An API or MCP server that accepts Warden's access tokens (SPEC §13 "Resource servers").
 ///

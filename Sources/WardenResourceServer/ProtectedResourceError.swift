@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 import NIOCore
-public import WardenCore
+public import WardenWire
 
 /// A refusal of the resource server (RFC 6750 §3, SPEC §13): `{"error", "error_description"}` with
 /// `Cache-Control: no-store`, and, when it is about the token, a `WWW-Authenticate: Bearer` ``BearerChallenge``.

@@ -1,7 +1,7 @@
 public import Foundation
 public import Hummingbird
 import NIOCore
-import WardenCore
+import WardenWire
 
 /// The OAuth 2.0 Protected Resource Metadata document of RFC 9728 §2 (SPEC §13): how a client (an MCP client,
 /// for one) learns which authorization server issues tokens for this resource and which scopes it knows.

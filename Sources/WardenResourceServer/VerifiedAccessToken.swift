@@ -1,6 +1,6 @@
 public import Foundation
 import WardenClient
-public import WardenCore
+public import WardenWire
 
 /// An access token whose signature, `typ`, issuer, audience and lifetime were checked (RFC 9068 §4), with typed
 /// access to the claims a resource server decides on (RFC 9068 §2.2, SPEC §3).

@@ -1,5 +1,6 @@
 import SQLKit
 public import WardenCore
+import WardenWire
 
 public import struct Foundation.Date
 

@@ -3,6 +3,7 @@ public import HummingbirdTesting
 import NIOCore
 public import Testing
 import WardenCore
+import WardenWire
 
 /// The error bodies of SPEC's route groups, as `expectError(_:status:code:shape:)` checks them.
 public enum ErrorShape: Sendable {

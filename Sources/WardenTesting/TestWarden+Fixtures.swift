@@ -6,6 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 public import WardenCore
 import WardenServer
+public import WardenWire
 
 extension TestWarden {
     /// A confidential client stored directly (no Management API involved), with its secret.

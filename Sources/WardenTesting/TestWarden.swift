@@ -8,6 +8,7 @@ import Synchronization
 public import WardenCore
 public import WardenServer
 import WardenStorage
+import WardenWire
 
 /// An in-process Warden for tests: a fresh in-memory SQLite database (or `WARDEN_TEST_POSTGRES_URL` when
 /// `engine` is `.postgres`), bootstrapped like a first start, with a manual clock.

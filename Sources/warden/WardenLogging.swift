@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WardenCore
+import WardenWire
 
 /// Structured logging: one JSON object per line on stdout (timestamp, level, message, metadata such as
 /// `hb.request.id`), or human-readable lines for a terminal. `--log-level` / `WARDEN_LOG_LEVEL` sets the level,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WardenAuthenticator
-import WardenCore
+import WardenWire
 
 /// The reference document's `money_transfer` example.
 struct MoneyTransfer: AuthorizationDetailsType, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WardenAuthenticator
-import WardenCore
+import WardenWire
 
 @Suite struct JSONValueTests {
     let document = Data(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenWire
 
 /// The CIBA `login_hint` (SPEC §6.1) as the SDK sends it.
 @Suite("WardenClient: login hint")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenWire
 
 /// Discovery and the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, SPEC §2 and §5) against a live
 /// server: the hosted login form driven over HTTP, the callback parsed, the code exchanged, the ID token checked.

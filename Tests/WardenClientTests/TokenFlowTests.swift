@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenCore
+import WardenWire
 
 /// Refresh (RFC 6749 §6), session transfer (SPEC §8) and userinfo (OpenID Connect Core §5.3) through the SDK
 /// against a live server.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenCore
+import WardenWire
 
 /// ID-token and access-token validation (OpenID Connect Core §3.1.3.7, RFC 9068 §4) against the live server's
 /// JWKS: each failed check is its own error, and a key rotation is picked up with one refetch.

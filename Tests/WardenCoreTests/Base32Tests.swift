@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 /// RFC 4648 §10 test vectors, without the padding TOTP secrets omit.
 @Suite("Base32")

@@ -3,6 +3,7 @@ import CryptoExtras
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 /// `JWSVerifier(rsaModulus:exponent:)`: device keys arrive as JWK `n`/`e` (SPEC §7.1), sometimes with a leading
 /// zero byte.

@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 /// ``EmailAddress``: the addr-spec subset the Management API accepts (SPEC §9, §11).
 @Suite("EmailAddress")

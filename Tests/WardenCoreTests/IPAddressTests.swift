@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 #if canImport(Darwin)
     import Darwin

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 /// The ip2asn "combined" TSV (SPEC §1 `--ip-database`) and lookups at the edges of its ranges.
 @Suite("IP range table")

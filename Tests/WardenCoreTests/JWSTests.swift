@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import Testing
 import WardenCore
+import WardenWire
 
 /// Warden signs with swift-crypto directly; jwt-kit (a third-party implementation) must accept every token.
 @Suite("JWS signing verified by jwt-kit")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 @Suite struct LogEventIDTests {
     /// Later events get ids that sort later (byte order, as the database's index compares them); ids of the

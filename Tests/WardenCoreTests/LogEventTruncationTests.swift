@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 /// SPEC §11: request values copied into logs are cut to at most 256 characters, a marker included.
 @Suite("LogEvent truncation")

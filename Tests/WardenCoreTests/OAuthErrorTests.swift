@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 @Suite("OAuthError")
 struct OAuthErrorTests {

@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 /// RFC 3986 §2.1 percent-decoding, with the form rule (WHATWG URL §5.1) that `+` is a space.
 @Suite("Percent-decoding")

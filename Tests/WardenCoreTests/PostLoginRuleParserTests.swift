@@ -1,4 +1,5 @@
 import Testing
+import WardenWire
 
 @testable import WardenCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 @Suite struct RFC3339TimestampTests {
     @Test(arguments: [

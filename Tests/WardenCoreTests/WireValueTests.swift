@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 /// The typed wire values of the data model: open `RawRepresentable` sets that encode as their plain string, and
 /// the identity of a CIBA request.

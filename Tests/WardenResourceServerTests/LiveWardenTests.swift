@@ -9,6 +9,7 @@ import WardenCore
 import WardenResourceServer
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// Tokens of a real Warden (in process): a `client_credentials` token for an API validates with its scope and
 /// client, the same token is refused by another API, and a key rotation through the Management API costs one

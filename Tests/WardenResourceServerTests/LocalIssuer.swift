@@ -4,6 +4,7 @@ import Testing
 import WardenClient
 import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// A stand-in for Warden made of locally generated keys: it signs access tokens the way Warden does (RFC 9068
 /// header and claims, SPEC §3) and serves its JWKS at `{issuer}.well-known/jwks.json` through an

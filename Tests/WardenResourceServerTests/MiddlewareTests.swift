@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// The Hummingbird side (RFC 6750 §3, RFC 9728, SPEC §13): the exact challenges and bodies of the 401, 403 and
 /// 400 answers, the verified token in the context, and the metadata document.

@@ -4,6 +4,7 @@ import Testing
 import WardenClient
 import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// Access-token validation (RFC 9068 §4, SPEC §13) against a local issuer's JWKS: every algorithm Warden signs
 /// with, each failed check refused as `invalid_token` naming it, and the JWKS refetch on an unknown `kid`.

@@ -5,6 +5,7 @@ import SQLKit
 import Synchronization
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenStorage
 

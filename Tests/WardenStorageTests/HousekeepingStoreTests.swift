@@ -2,6 +2,7 @@ import Foundation
 import SQLKit
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenStorage
 

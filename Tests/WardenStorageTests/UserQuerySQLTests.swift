@@ -8,6 +8,7 @@ import SQLiteKit
 import Testing
 import WardenCore
 import WardenStorage
+import WardenWire
 
 /// Runs parsed queries against real databases seeded with a few users and checks which users match.
 @Suite struct UserQuerySQLTests {

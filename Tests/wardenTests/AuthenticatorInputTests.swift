@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenAuthenticator
 import WardenCore
+import WardenWire
 
 @testable import warden
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import WardenServer
+import WardenWire
 
 @testable import warden
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import WardenCore
+import WardenWire
 
 /// The claims of a client_credentials access token as Warden's `TokenIssuer.accessToken` makes them
 /// (RFC 9068 §2.2): shared by the token issuance benchmark and the ceiling server, so both do the work Warden

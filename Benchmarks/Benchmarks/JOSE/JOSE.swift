@@ -4,6 +4,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import WardenCore
+import WardenWire
 
 /// JWS signing and verification (RFC 7515) per algorithm Warden signs with (SPEC §3 signing keys): a whole
 /// access token through `JWSKey.sign` (header + base64url payload + signature), its verification through

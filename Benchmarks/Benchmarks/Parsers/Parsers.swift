@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import GroupConfiguration
 import WardenCore
+import WardenWire
 
 /// The per-request parsers and checks of WardenCore: PKCE S256 verification at the code exchange (RFC 7636
 /// §4.6), the Management API user search query (SPEC §9 `q`), and post-login rules (SPEC §8), parsed once when

@@ -1,5 +1,5 @@
 import Foundation
-import WardenCore
+import WardenWire
 
 extension Authenticator {
     /// Fetches the consent of a notification's transaction (SPEC §7.3): `GET {issuer}rich-consents/{txlnkid}`

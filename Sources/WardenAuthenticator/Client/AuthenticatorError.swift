@@ -1,5 +1,3 @@
-import WardenCore
-
 /// Why an ``Authenticator`` call failed.
 ///
 /// ``kind`` says what went wrong on the device's side; for ``Kind/server`` the server's Management-shaped body

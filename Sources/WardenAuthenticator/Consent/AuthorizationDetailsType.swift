@@ -1,5 +1,3 @@
-import WardenCore
-
 /// A typed `authorization_details` entry (RFC 9396 §2) that an app knows how to show.
 ///
 /// Conform a `Codable` type whose coding keys match the members registered for the type on the resource server,

@@ -1,5 +1,5 @@
 import Foundation
-public import WardenCore
+public import WardenWire
 
 /// What the client asked for in the CIBA request behind a consent (SPEC §7.3 `requested_details`).
 public struct ConsentRequestedDetails: Sendable, Hashable, Codable {

@@ -1,5 +1,3 @@
-import WardenCore
-
 /// How the server reaches a device with new transactions (SPEC §7.1 `push_credentials`).
 public struct PushCredentials: Sendable, Hashable, Codable {
     /// A push service name. An open set over the SPEC §7.1 values.

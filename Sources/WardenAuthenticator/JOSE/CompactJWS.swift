@@ -1,5 +1,5 @@
 import Foundation
-import WardenCore
+import WardenWire
 
 /// RS256 JWS in compact serialization (RFC 7515 §7.1): `base64url(header).base64url(payload).base64url(sig)`.
 enum CompactJWS {

@@ -1,5 +1,5 @@
 public import Foundation
-import WardenCore
+import WardenWire
 
 /// The JWTs a device signs with its ``DeviceKey`` (all RS256, RFC 7515 compact serialization, RFC 7519 claims).
 ///
@@ -36,7 +36,7 @@ public enum DeviceJWT {
     ) throws -> String {
         let claims = DPoPClaims(
             htu: htu(url), htm: method.uppercased(),
-            ath: Base64URL.encode(Hashing.sha256(Data(transactionToken.utf8))), jti: randomIdentifier(),
+            ath: SecretHash.sha256Base64URL(transactionToken), jti: RandomToken.make(bytes: 16),
             iat: Self.seconds(now))
         return try CompactJWS.sign(
             header: DeviceJWTHeader(typ: "dpop+jwt", jwk: key.publicJWK), claims: claims, key: key)
@@ -68,11 +68,6 @@ public enum DeviceJWT {
         components.query = nil
         components.fragment = nil
         return components.string ?? url.absoluteString
-    }
-
-    static func randomIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import WardenCore
+import WardenWire
 
 extension JSONValue {
     /// Decodes a JSON text; `nil` when it is not JSON.

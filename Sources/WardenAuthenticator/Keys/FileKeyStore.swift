@@ -1,5 +1,4 @@
 public import Foundation
-import WardenCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 public import Foundation
-import WardenCore
+import WardenWire
 
 /// A device's RSA public key as a JSON Web Key (RFC 7517 §4, RFC 7518 §6.3.1):
 /// `{"kty":"RSA","use":"sig","alg":"RS256","n","e"}`, the `public_key` of SPEC §7.1 and the `jwk` header of
@@ -36,7 +36,7 @@ public struct PublicJWK: Sendable, Hashable, Codable {
     /// The RFC 7638 thumbprint: base64url(SHA-256 of `{"e","kty","n"}` in that order, no whitespace).
     public var thumbprint: String {
         let canonical = #"{"e":"\#(e)","kty":"\#(kty)","n":"\#(n)"}"#
-        return Base64URL.encode(Hashing.sha256(Data(canonical.utf8)))
+        return SecretHash.sha256Base64URL(canonical)
     }
 
     static func strippingLeadingZeros(_ bytes: some DataProtocol) -> Data {

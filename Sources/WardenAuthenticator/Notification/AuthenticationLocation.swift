@@ -1,4 +1,4 @@
-import WardenCore
+import WardenWire
 
 /// Where a CIBA request came from geographically, when the server knows (SPEC §7.2 `l`:
 /// `{"n", "lat", "long"}`).

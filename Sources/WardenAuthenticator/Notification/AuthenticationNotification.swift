@@ -1,5 +1,5 @@
 public import Foundation
-public import WardenCore
+public import WardenWire
 
 /// A transaction sent to an enrolled device: a CIBA request waiting for the user's answer (SPEC §7.2).
 ///

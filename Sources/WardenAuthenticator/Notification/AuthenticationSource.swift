@@ -1,4 +1,4 @@
-import WardenCore
+import WardenWire
 
 /// Where a CIBA request came from, as far as the server knows (SPEC §7.2 `s`:
 /// `{"b": {"n", "v"}, "os": {"n", "v"}}`).

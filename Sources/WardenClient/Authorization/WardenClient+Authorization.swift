@@ -1,4 +1,5 @@
 public import Foundation
+import WardenWire
 
 extension WardenClient {
     /// The parameters an ``authorizationRequest(redirectURI:scope:audience:additionalParameters:)`` sets itself;

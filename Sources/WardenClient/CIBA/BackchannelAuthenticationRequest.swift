@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// A CIBA authentication request (CIBA Core §7.1, SPEC §6.1) with Rich Authorization Requests (RFC 9396).
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import WardenWire
 
 extension WardenClient {
     /// Starts a CIBA request at `/bc-authorize` (CIBA Core §7.1, RFC 9396, SPEC §6.1). The client must be

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// A successful token endpoint answer (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3, SPEC §5–§6), with the
 /// `authorization_details` granted (RFC 9396 §7).
 public struct TokenResponse: Sendable, Decodable {

@@ -1,4 +1,5 @@
 import Foundation
+public import WardenWire
 
 extension WardenClient {
     /// Uses `refreshToken` for new tokens (RFC 6749 §6, SPEC §5); `scope` may narrow the grant, never widen it

@@ -1,4 +1,5 @@
 public import Foundation
+public import WardenWire
 
 /// The validated claims of a JWT access token (RFC 9068 §2.2, SPEC §3), for a resource server.
 public struct AccessTokenClaims: Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import WardenWire
 
 /// The validated claims of an ID token (OpenID Connect Core §2).
 public struct IDTokenClaims: Sendable {

@@ -1,5 +1,6 @@
 package import Foundation
 import JWTKit
+package import WardenWire
 
 /// The checks every Warden JWT must pass, whoever reads it: the header (`alg` among the accepted ones, a `kid`,
 /// and `typ` when asked), the signature against the issuer's JWKS, `iss`, `exp` and `nbf` (with a leeway).

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import WardenWire
 
 extension WardenClient {
     /// Validates an ID token (OpenID Connect Core §3.1.3.7, SPEC §3) and returns its claims.

@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// A CIBA authentication request (CIBA Core §7, SPEC §6) as stored: durable and shared by every node.

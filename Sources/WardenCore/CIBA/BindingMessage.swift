@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// The `binding_message` of a CIBA request (CIBA Core §7.1, SPEC §6.1): shown on both devices so the user can
 /// tell this request from another; 1–64 characters from letters, digits, space and `+-_.,:#`.
 public enum BindingMessage {

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// `authorization_details` (RFC 9396 §2) for people: one section per entry, each a heading and labelled rows
 /// — what the approval page, the approval e-mail and the terminal authenticator show (SPEC §6.4, §6.5), written
 /// once so the three agree.

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// A Management API error, rendered as `{"statusCode", "error", "message", "errorCode"}` (SPEC §9).
 ///
 /// The device API (SPEC §7) uses the same shape.

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// A public JSON Web Key as published in Warden's JWKS (RFC 7517 §4). jwt-kit's JWK has no `use`,
 /// so the document is our own type (ARCHITECTURE.md).
 public struct JWK: Codable, Sendable, Equatable {

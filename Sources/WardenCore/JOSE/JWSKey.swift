@@ -1,6 +1,7 @@
 public import Crypto
 import CryptoExtras
 public import Foundation
+public import WardenWire
 
 /// A private signing key with its public JWK, ready to produce JWS compact serializations (RFC 7515 §7.1).
 ///
@@ -123,10 +124,4 @@ public struct JWSKey: Sendable {
             return try key.signature(for: input)
         }
     }
-}
-
-/// Why a JWS could not be made or checked.
-public enum JWSError: Error, Sendable, Equatable {
-    case malformed
-    case malformedKey
 }

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+public import WardenWire
 
 extension JWSVerifier {
     /// A key from a public JWK (RFC 7517) a client registers for `private_key_jwt` (SPEC §13): RSA of 2048 bits

@@ -1,3 +1,5 @@
+import WardenWire
+
 /// SPEC §11: request values copied into the log are cut to at most ``LogEvent/maximumValueLength`` characters,
 /// so an unauthenticated request cannot store 60,000 characters for the retention period.
 extension LogEvent {

@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// One event of the tenant log (SPEC §10), read through `/api/v2/logs`.

@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// A refresh token as stored, by the SHA-256 of its value (SPEC §3). Tokens minted from one grant share a

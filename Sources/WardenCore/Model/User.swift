@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// A user of the one database connection (SPEC §9 `/users`).

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// Runs parsed post-login rule conditions (SPEC §8 "Post-login rules") over one ``LoginEvent``. Evaluation never
 /// fails:
 /// - a path the event has no value at (no session transfer token, an unknown country, a missing metadata key)

@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// A parsed post-login rule condition (SPEC §8 "Post-login rules"), made by ``RuleParser`` and run by
 /// ``RuleEvaluator``.
 ///

@@ -1,3 +1,5 @@
+import WardenWire
+
 /// Parses the condition of a post-login rule (SPEC §8 "Post-login rules") into a ``RuleExpression``, so that
 /// the Management API refuses a rule that does not parse at create and PATCH time, naming the position.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WardenWire
 
 /// The signing keys of one node (SPEC §2): one current key per algorithm, previous keys published until
 /// revoked. An immutable ``KeyRing/Snapshot`` is swapped under a lock, so the token path reads keys with one

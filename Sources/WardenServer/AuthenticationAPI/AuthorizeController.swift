@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// The front channel of the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, SPEC §5):
 /// `GET /authorize`, the hosted login form (`GET`/`POST /u/login`) and the consent form (`POST /u/consent`).

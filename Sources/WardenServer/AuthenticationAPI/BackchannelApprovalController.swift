@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// The hosted approval page of e-mailed CIBA requests (SPEC §6.4): `GET /u/ciba/{token}` shows the consent
 /// details (SPEC §6.5) to the user the request is for, after the hosted login when needed; `POST` records

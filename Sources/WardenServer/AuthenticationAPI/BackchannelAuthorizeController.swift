@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `POST /bc-authorize` (CIBA Core §7, RFC 9396, SPEC §6.1): authenticates the client, checks every parameter,
 /// stores the request and starts its delivery. Errors follow CIBA Core §13 (400, 401 `invalid_client`, 403

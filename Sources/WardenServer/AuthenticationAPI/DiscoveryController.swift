@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/.well-known/openid-configuration` (OIDC Discovery 1.0 §3) and the same document at
 /// `/.well-known/oauth-authorization-server` (RFC 8414 §3), and `/.well-known/jwks.json` (RFC 7517 §5). The

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `POST /oauth/introspect` (RFC 7662, SPEC §5.1): a confidential client asks whether a token is active.
 ///

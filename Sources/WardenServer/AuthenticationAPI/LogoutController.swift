@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `GET /oidc/logout` (OIDC RP-Initiated Logout 1.0 §2, SPEC §5): ends the SSO session, expires its
 /// cookie and logs `slo`; then redirects to `post_logout_redirect_uri` (with `state`) when it is one of the

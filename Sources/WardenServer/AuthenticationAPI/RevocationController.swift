@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `POST /oauth/revoke` (RFC 7009, SPEC §3): a client revokes one of its refresh tokens, and with it the
 /// token's whole family (`srrt` logged). The client authenticates as at the token endpoint.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// `POST /oauth/token` (RFC 6749 §3.2): parses the body, authenticates the client, checks the client may use
 /// the grant, and dispatches to the grant's handler. Every response carries `Cache-Control: no-store`.

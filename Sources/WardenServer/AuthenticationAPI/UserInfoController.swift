@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `GET|POST /userinfo` (OIDC Core §5.3, SPEC §3): the claims of the user an access token was issued for —
 /// `sub`, plus the profile and e-mail claims of the token's scopes (OIDC Core §5.4).

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import WardenCore
+import WardenWire
 
 /// The ping of a ping-mode client (CIBA Core §10.2, SPEC §6.2): `POST {"auth_req_id"}` to its
 /// `backchannel_client_notification_endpoint` with `Authorization: Bearer {client_notification_token}`.

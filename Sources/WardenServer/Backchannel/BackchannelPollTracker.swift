@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// This node's memory of CIBA requests (SPEC §6.2): which ones are known to be pending, and when their
 /// client last polled. A poll of a request known to be pending is answered from here, without storage.

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// The life of a CIBA request (CIBA Core §7–§10, SPEC §6): start (store, deliver), decide (once, by any
 /// node), and the announcement that lets every node's ``BackchannelPollTracker`` see the decision.

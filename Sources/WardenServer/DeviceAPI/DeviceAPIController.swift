@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// The device API under `{issuer}appliance-mfa/api/` (SPEC §7): enrolment with a ticket, the device account
 /// (update, delete, pending transactions) and the answer to a transaction.

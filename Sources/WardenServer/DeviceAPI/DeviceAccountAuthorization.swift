@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Authorizes a request on a device account (SPEC §7.1 PATCH/DELETE, §7.5): `Authorization: Bearer` with
 /// the device-account token given at enrolment, or an RS256 JWT signed by the device key with `iss` = the

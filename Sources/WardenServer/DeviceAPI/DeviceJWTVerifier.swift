@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Checks the RS256 JWTs a device signs with its enrolled key (SPEC §7.1 device-account JWT, §7.3 DPoP proof,
 /// §7.4 challenge response). Times may be fractional; `iat` may run ahead of Warden's clock by at most

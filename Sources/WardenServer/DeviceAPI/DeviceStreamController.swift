@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import WardenCore
+import WardenWire
 
 /// `GET {issuer}appliance-mfa/api/device-accounts/{id}/stream` (SPEC §7.5): a WebSocket (RFC 6455) on which
 /// the device, authorized as for its device account (SPEC §7.1), receives its pending transactions and then

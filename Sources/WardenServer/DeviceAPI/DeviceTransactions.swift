@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Device transactions (SPEC §7.2): one per (CIBA request, push-enrolled device), named by the `txtkn` a
 /// device presents to fetch the consent and to answer; re-issued with a fresh token when a device lists

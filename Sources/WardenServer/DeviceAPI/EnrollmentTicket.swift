@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// An enrolment ticket (SPEC §7.1): made by the Management API, valid 7 days, single use (the device's
 /// enrolment consumes it). Stored as an artefact under the SHA-256 of its id; it fixes the device account id

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `POST {issuer}appliance-mfa/api/resolve-transaction` (SPEC §7.4): a device allows or rejects a transaction
 /// with a `challenge_response` JWT signed by its key. The first valid answer from any of the user's devices

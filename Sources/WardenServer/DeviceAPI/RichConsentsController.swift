@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `GET {issuer}rich-consents/{cns_id}` (SPEC §7.3): the consent details of a transaction, for the device it
 /// was sent to. `Authorization: MFA-DPoP {txtkn}` names the transaction; the `MFA-DPoP` header carries a DPoP

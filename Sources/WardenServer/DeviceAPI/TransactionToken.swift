@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import WardenCore
+import WardenWire
 
 /// The transaction token `txtkn` of SPEC §7.2: a compact JWS (RFC 7515) with `alg: HS256` and
 /// `typ: txtkn+jwt` over `{"iss", "tx", "dai", "exp"}`, MAC'd with a key derived from the current RS256

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Revocation of self-contained access tokens by grant (SPEC §5: a replayed authorization code revokes the
 /// access tokens of its first use; RFC 7009 §2.1: revoking a refresh token SHOULD revoke the access tokens of

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// `authorization_code` (RFC 6749 §4.1.3) with PKCE (RFC 7636 §4.5) per SPEC §5: redeems the single-use code
 /// that `/authorize` stored as an ``AuthorizationCodeGrant`` and issues the user's tokens (SPEC §3).

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// `urn:openid:params:grant-type:ciba` (CIBA Core §10.1, §11, SPEC §6.2): the client polls with its
 /// `auth_req_id` until the user decides, then redeems the approval once for the user's tokens, with the

@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWire
 
 /// `client_credentials` (RFC 6749 §4.4) against the client grants of SPEC §5: `audience` (or RFC 8707
 /// `resource`) is required, the token gets the requested subset of the grant's scopes (all of them when `scope` is absent).

@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWire
 
 /// One grant type of the token endpoint (RFC 6749 §4): adding a grant is adding one conforming type and
 /// one line in ``WardenRuntime/makeGrantRegistry()``.

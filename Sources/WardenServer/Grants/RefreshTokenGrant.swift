@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWire
 
 /// `refresh_token` (RFC 6749 §6) per SPEC §3 and §5: the token must belong to the client; `scope` may narrow
 /// the grant, never widen it. A `rotating` client gets a successor in the same family on each use; presenting

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Native-to-Web SSO, the exchange (SPEC §8): a native client trades its refresh token for a session transfer
 /// token, in either request form:

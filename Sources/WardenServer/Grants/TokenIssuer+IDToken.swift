@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import WardenCore
+import WardenWire
 
 extension TokenIssuer {
     /// Signs an ID token (OIDC Core §2, SPEC §3) with the current key of the client's `jwt_configuration.alg`:

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 extension TokenIssuer {
     /// The access token lifetime without an API (SPEC §3: the default `token_lifetime`).

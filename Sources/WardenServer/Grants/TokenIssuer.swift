@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import WardenCore
+import WardenWire
 
 /// The steps every grant shares: minting access tokens (RFC 9068), counting them, logging the exchange.
 struct TokenIssuer: Sendable {

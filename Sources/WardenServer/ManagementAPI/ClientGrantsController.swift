@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/client-grants` (SPEC §9): which client may obtain which scopes of an API with
 /// `client_credentials`; `{"id", "client_id", "audience", "scope": [...]}`.

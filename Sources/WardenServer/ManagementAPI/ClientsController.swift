@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/clients` (SPEC §4, §9): applications, their secrets and their `private_key_jwt` keys.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Guardian endpoints of the Management API (SPEC §7.1, §9): enrolment tickets, a user's enrolments, and
 /// deleting an enrolment.

@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/logs` (SPEC §9, §10): the event log, searched with `q` (or `search`) and paged by `page`, or read
 /// forward from a checkpoint with `from={log_id}&take=N` (oldest first).

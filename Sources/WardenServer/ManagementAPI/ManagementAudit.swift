@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Runs a Management API change and writes its log event (SPEC §9: every create, update and delete writes
 /// one; §10: `sapi` when it succeeded, `fapi` when it was refused or failed). Changes to what the token path

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Verifies the Management API Bearer token (SPEC §9): an access token Warden signed, for the audience
 /// `{issuer}api/v2/`, unexpired. Its scopes go into the context; each route checks the one it needs.

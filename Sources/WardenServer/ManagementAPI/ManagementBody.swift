@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// A JSON object of a Management API request body, read member by member with its type checked (SPEC §9:
 /// "Bodies are validated"). Every mistake is a 400 `invalid_body` naming the property by its path, e.g.

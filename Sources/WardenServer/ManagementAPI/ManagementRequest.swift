@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOFoundationCompat
 import WardenCore
+import WardenWire
 
 /// Reading Management API requests: JSON bodies with unknown properties refused, path and query parameters,
 /// paging (SPEC §9, §11).

@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/post-login-rules` (SPEC §8 "Post-login rules", §9): rules that deny a login when their condition
 /// holds. A condition that does not parse is refused with 400 `invalid_body` carrying ``RuleParser``'s message,

@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/resource-servers` (SPEC §9): the APIs access tokens are issued for. `{id}` is the id or the
 /// URL-encoded identifier; the system API (the Management API itself, `is_system: true`) is read-only.

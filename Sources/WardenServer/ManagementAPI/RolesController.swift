@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// `/api/v2/roles` and `/api/v2/roles/{id}/permissions` (SPEC §9): named sets of API permissions, which
 /// filter user-facing scopes on APIs with `enforce_policies` (RBAC).

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// `/api/v2/keys/signing` (SPEC §2, §9): list, read, rotate and revoke.
 ///

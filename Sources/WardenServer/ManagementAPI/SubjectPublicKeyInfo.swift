@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// The X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7) of a public JWK, DER-encoded, and its PEM form
 /// (RFC 7468 §13): what `/api/v2/keys/signing` shows as `cert` (SPEC §2). RSA (RFC 3279 §2.3.1), P-256

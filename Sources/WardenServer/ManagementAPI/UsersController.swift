@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdBcrypt
 import WardenCore
+import WardenWire
 
 /// `/api/v2/users`, `/api/v2/users-by-email` and `/api/v2/users/{id}/roles` (SPEC §9): the users of the one
 /// database connection, their search (`q`, `search_engine=v3`) and their roles.

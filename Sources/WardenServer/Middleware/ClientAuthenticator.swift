@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Authenticates the client at the token endpoint (RFC 6749 §2.3): `client_secret_basic`,
 /// `client_secret_post`, `private_key_jwt` (RFC 7523 §3, single-use `jti`) or `none` for public clients.

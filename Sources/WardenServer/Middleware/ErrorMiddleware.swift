@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// The error body of a group of routes (SPEC conventions).
 enum ErrorResponseShape: Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// Parsed `private_key_jwt` public keys by PEM, so an assertion's signature check does not parse the client's
 /// PEM on every token request. A PEM's key never changes; the cache is emptied when it grows past a bound.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// The answer while the database cannot be reached (SPEC §11): 503 with `Retry-After`, in the route group's
 /// shape — `temporarily_unavailable` (RFC 6749 §4.1.2.1) at the OAuth endpoints, the Management shape with 503

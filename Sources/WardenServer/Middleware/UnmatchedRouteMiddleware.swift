@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// SPEC §11: a request no route answers gets its family's error shape instead of Hummingbird's empty 404.
 ///

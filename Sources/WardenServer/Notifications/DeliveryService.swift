@@ -3,6 +3,7 @@ import Logging
 public import ServiceLifecycle
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// Gets messages out without ever losing them (SPEC §6.1 "Delivery", §6.3): a job is stored before its
 /// first attempt, attempted at once by the node that created it, and otherwise claimed by any node's sweep

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// What every hosted page's route shares (SPEC §5, §6.4, §7.1): failures become pages, never JSON or a stack
 /// trace, and posted forms are read with the limits of SPEC §11.

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import WardenCore
+import WardenWire
 
 /// Runs the post-login hooks of SPEC §8 on a login: the enabled post-login rules in `order`, then the embedder's
 /// ``PostLoginPolicy`` values; the first denial wins.

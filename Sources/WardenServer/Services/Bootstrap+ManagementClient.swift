@@ -1,5 +1,6 @@
 import Logging
 import WardenCore
+import WardenWire
 
 /// The bootstrap management client is protected like the system API (SPEC §1): the Management API it authorizes
 /// cannot delete it, change it or rotate its secret (403 `operation_not_allowed`), so a leaked management token

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WardenCore
+import WardenWire
 
 /// First-start setup (SPEC §1 "Bootstrap"): signing keys (made by ``KeyManager``), the system
 /// Management API resource server, and the "Warden Management" client with a client grant for every

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdBcrypt
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// The demo tenant of `warden serve --demo` (SPEC §1), seeded idempotently: alice, the demo API, a public
 /// native/SPA client, a confidential CIBA client and a web client set up for session transfer.

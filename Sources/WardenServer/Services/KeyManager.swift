@@ -1,5 +1,6 @@
 import Foundation
 public import WardenCore
+import WardenWire
 
 /// Rotation, revocation and loading of signing keys (SPEC §2). Changes take effect at once on this node;
 /// other nodes pick them up on their next refresh (every cache TTL, ≤ 60 s).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Native-to-Web SSO, the consumption (SPEC §8): a web client's `GET /authorize` presenting a session transfer
 /// token — in the cookie `auth0_session_transfer_token` or the query parameter `session_transfer_token`, each only

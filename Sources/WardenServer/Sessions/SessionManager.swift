@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// The SSO sessions of the hosted login (SPEC §5): a session begins with a password login, is found again
 /// through ``SessionCookie``, lives at most 30 days and ends after 3 idle days (each use moves the idle end,

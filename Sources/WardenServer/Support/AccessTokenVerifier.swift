@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Checks an access token Warden issued (RFC 9068 §4): signed by a published key of this node under the key's
 /// own algorithm, issued by this issuer, for `audience` (any audience when `nil`), unexpired. Shared by the

@@ -2,6 +2,7 @@ import HTTPTypes
 public import Hummingbird
 import NIOCore
 public import WardenCore
+public import WardenWire
 
 extension OAuthError: HTTPResponseError {
     public var status: HTTPResponse.Status { .init(code: statusCode) }

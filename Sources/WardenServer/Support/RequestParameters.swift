@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import NIOFoundationCompat
 import WardenCore
+import WardenWire
 
 /// The parameters of an Authentication API request, from an `application/x-www-form-urlencoded` or an
 /// `application/json` body (SPEC conventions): `null` and empty strings count as absent, repeated form

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// RFC 8707 resource indicators (SPEC §5): `resource` is a synonym of `audience`, accepted wherever `audience`
 /// is (`/authorize`, `/oauth/token`, `/bc-authorize`). It names one registered API by an absolute URI without

@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWire
 
 import struct Foundation.Date
 

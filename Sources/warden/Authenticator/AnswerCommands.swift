@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WardenAuthenticator
 import WardenCore
+import WardenWire
 
 extension AuthenticatorCommand {
     /// `warden authenticator approve [CNS_ID | --notification JSON]`.

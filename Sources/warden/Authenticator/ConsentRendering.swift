@@ -1,5 +1,6 @@
 import WardenAuthenticator
 import WardenCore
+import WardenWire
 
 /// A consent (SPEC §6.5, §7.3) as text lines for the terminal: who asks, the binding message, the API and scopes,
 /// then every authorization detail as ``AuthorizationDetailsDisplay`` lays it out for the approval page and

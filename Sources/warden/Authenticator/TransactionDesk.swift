@@ -1,6 +1,7 @@
 import Foundation
 import WardenAuthenticator
 import WardenCore
+import WardenWire
 
 /// A transaction as it arrived, with the requesting client's name when the payload carried it (the push's
 /// `aps.alert.title`, SPEC §7.2).

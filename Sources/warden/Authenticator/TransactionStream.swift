@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import WardenAuthenticator
 import WardenCore
+import WardenWire
 
 /// One enrolment's live feed of transactions (SPEC §7.5): a WebSocket to
 /// `{issuer}appliance-mfa/api/device-accounts/{id}/stream` authorized by a fresh device-account JWT (SPEC §7.1),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenWire
 
 /// A user's browser over the SDK's transport: keeps cookies, reads the hosted login form's hidden fields and
 /// posts it (SPEC §5), and follows redirects until one leaves for the application's callback.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenClient
+import WardenWire
 
 /// An SDK client discovered from a live tenant, with the recording transport it uses.
 struct LiveClient {

@@ -10,6 +10,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The database engines the live tests run on.
 typealias Engine = TestWarden.Engine

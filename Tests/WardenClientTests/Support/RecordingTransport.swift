@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Synchronization
 import WardenClient
+import WardenWire
 
 /// The real transport (AsyncHTTPClient over loopback, redirects not followed), recording each exchange with
 /// its times so tests can prove what the SDK sent and when; before each request the live tenant's clock is

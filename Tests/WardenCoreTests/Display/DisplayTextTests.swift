@@ -1,5 +1,6 @@
 import Testing
 import WardenCore
+import WardenWire
 
 /// SPEC §11: text from a client's request is stripped of control characters (C0, C1, DEL) and of the
 /// bidirectional embedding, override and isolate characters before a person sees it, and each value stays on its

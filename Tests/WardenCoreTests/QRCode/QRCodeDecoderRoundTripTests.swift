@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenCore
+import WardenWire
 
 /// Writes SVGs with `QRCode.svg` and decodes them with a third-party decoder (zxing-cpp, through
 /// `scripts/test-support/qr-decode.py`), expecting the exact input bytes back. The decoder is a required test dependency:

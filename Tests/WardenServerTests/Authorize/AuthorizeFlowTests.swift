@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The authorization code flow through the hosted login (SPEC §5): codes and what they stand for, SSO
 /// reuse, `prompt`, `max_age`, `form_post`, consent and RBAC scope filtering (SPEC §9).

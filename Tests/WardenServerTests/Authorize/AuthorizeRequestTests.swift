@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `GET /authorize` request checks (SPEC §5, RFC 6749 §4.1.2.1, RFC 7636 §4.3): what is shown as a page and
 /// never redirected, and what is redirected back with `error`, `error_description` and `state`.

@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// A browser for in-process front-channel tests: keeps the cookies the server sets (SPEC §5) and sends
 /// them back, and reads the hidden fields of the hosted forms.

@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `POST /bc-authorize` (CIBA Core §7, §13; SPEC §6.1): every rule of the table, each with its status and code.
 @Suite("POST /bc-authorize")

@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// A tenant for CIBA (SPEC §6): a confidential CIBA client, an API with the `money_transfer` RAR type, a user
 /// with a password, and approval e-mails written to a fresh outbox folder.

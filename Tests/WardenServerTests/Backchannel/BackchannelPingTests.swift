@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

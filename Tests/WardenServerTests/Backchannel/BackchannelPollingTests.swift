@@ -5,6 +5,7 @@ import JWTKit
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

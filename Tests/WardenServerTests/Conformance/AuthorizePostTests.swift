@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `POST /authorize` (OIDC Core §3.1.2.1, SPEC §5): a form body with the same parameters gets the same answers
 /// as `GET`.

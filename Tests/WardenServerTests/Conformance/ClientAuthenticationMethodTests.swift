@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// SPEC §4 "The registered method is enforced": a secret is accepted only the way the client's
 /// `token_endpoint_auth_method` says, `private_key_jwt` credentials replace a secret, `rotate-secret` needs a

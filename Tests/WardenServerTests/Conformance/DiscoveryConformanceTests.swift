@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// Discovery (SPEC §2, OIDC Discovery 1.0 §3, RFC 8414 §2–3, RFC 9396 §10) and the refusal of request objects at
 /// `/authorize` (OIDC Core §6, SPEC §5).

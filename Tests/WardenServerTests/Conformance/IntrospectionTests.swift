@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `POST /oauth/introspect` (RFC 7662, SPEC §5.1), and the revocation of a replayed code's access tokens
 /// (SPEC §5).

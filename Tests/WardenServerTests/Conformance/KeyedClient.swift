@@ -2,6 +2,7 @@ import JWTKit
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 extension TestWarden {
     /// A `private_key_jwt` client (SPEC §4) whose one registered key is `key`'s public half. It is stored with a

@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// RFC 8707 resource indicators (SPEC §5): `resource` wherever `audience` is accepted, `invalid_target` for a
 /// conflict, a repeat or an unknown API — an error redirect at `/authorize`, 400 at the token endpoint and at

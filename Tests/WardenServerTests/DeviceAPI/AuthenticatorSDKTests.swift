@@ -5,6 +5,7 @@ import Testing
 import WardenAuthenticator
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

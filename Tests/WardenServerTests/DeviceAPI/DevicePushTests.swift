@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

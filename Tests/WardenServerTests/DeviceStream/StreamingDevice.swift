@@ -7,6 +7,7 @@ import Testing
 import WardenAuthenticator
 import WardenCore
 import WardenTesting
+import WardenWire
 
 /// A device enrolled for the `STREAM` service on a live server (the stream is a WebSocket, SPEC §7.5), with
 /// the SDK fixture of the device API tests.

@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `grant_type=authorization_code` at `/oauth/token` (RFC 6749 §4.1.3, RFC 7636 §4.5, SPEC §3 and §5).
 @Suite("authorization_code")

@@ -8,6 +8,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `client_credentials` at `/oauth/token` (RFC 6749 §4.4, SPEC §5) and the access token it issues (SPEC §3).
 @Suite("client_credentials")

@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// A tenant with one user, one SSO session and one client, and the codes `/authorize` would store for them
 /// (SPEC §5), so that the token side of the code flow is tested without the front channel.

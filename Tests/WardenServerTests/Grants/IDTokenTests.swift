@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The ID token of the code flow (OIDC Core §2, §3.1.3.6, SPEC §3), checked with jwt-kit against the JWKS.
 @Suite("ID token")

@@ -6,6 +6,7 @@ import JWTKit
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 /// `private_key_jwt` client authentication (RFC 7523 §3, SPEC §4), assertions signed by jwt-kit.
 @Suite("private_key_jwt")

@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `grant_type=refresh_token` (RFC 6749 §6, SPEC §3 and §5): rotation, reuse detection, scope narrowing.
 @Suite("refresh_token")

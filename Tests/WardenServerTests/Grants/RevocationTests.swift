@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `POST /oauth/revoke` (RFC 7009, SPEC §3).
 @Suite("/oauth/revoke")

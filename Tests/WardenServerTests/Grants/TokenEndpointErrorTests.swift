@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// Every error of SPEC §4, §5 and §11 that `/oauth/token` can give for the grants built so far.
 @Suite("/oauth/token errors")

@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `GET|POST /userinfo` (OIDC Core §5.3, RFC 6750, SPEC §3).
 @Suite("/userinfo")

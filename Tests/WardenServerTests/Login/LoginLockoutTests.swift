@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// SPEC §11 at the hosted login: the lockout count is atomic, and a blocked user is no password oracle.
 @Suite("hosted login: atomic lockout, blocked users")

@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The hosted login form (SPEC §5, §10): failures that never tell which of user or password was wrong, the
 /// lock after ten failures, CSRF, the SSO cookie's attributes.

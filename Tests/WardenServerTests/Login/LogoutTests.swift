@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `GET /oidc/logout` (OIDC RP-Initiated Logout 1.0, SPEC §5, §10 `slo`).
 @Suite("/oidc/logout")

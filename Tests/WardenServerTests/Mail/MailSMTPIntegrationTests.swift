@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 import WardenMail
+import WardenWire
 
 /// ``SMTPMailTransport`` against a real SMTP server: `scripts/test-support/smtp-sink.py` (aiosmtpd), started by each test on
 /// a free port. Needs python3 with aiosmtpd and openssl; when they are missing the tests fail, saying so.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import WardenWire
 
 @testable import WardenMail
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenMail
+import WardenWire
 
 /// `--smtp-url` (SPEC §1, §6.4).
 @Suite("Mail: SMTP URL")

@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// What every Management API endpoint shares (SPEC §9, §11): the Bearer token, scopes, body validation and
 /// the body size limit, each answered in the Management error shape.

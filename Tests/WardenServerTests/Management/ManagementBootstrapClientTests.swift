@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The bootstrap management client is protected like the system API (SPEC §1, §9): the API it authorizes cannot
 /// delete it, change it or rotate its secret; `warden bootstrap rotate-secret` does.

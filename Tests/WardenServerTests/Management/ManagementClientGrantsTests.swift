@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/client-grants` (SPEC §9): changes reach the token endpoint at once.
 @Suite("Management API: client grants")

@@ -7,6 +7,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/clients` (SPEC §4, §9).
 @Suite("Management API: clients")

@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/logs` (SPEC §9, §10) and the `sapi`/`fapi` events the Management API writes.
 @Suite("Management API: logs")

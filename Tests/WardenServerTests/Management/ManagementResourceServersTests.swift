@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/resource-servers` (SPEC §9) and the system API (SPEC §1).
 @Suite("Management API: resource servers")

@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/roles`, `/roles/{id}/permissions`, `/users/{id}/roles` (SPEC §9, RBAC).
 @Suite("Management API: roles")

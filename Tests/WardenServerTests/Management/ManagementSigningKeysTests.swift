@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/keys/signing` (SPEC §2, §9).
 @Suite("Management API: signing keys")

@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 /// A Management API session for tests: an in-process client and a Bearer token (SPEC §9).
 struct ManagementSession {

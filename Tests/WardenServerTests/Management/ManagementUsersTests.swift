@@ -6,6 +6,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/users`, `/api/v2/users-by-email` (SPEC §9).
 @Suite("Management API: users")

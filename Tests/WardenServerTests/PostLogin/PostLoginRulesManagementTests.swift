@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `/api/v2/post-login-rules` (SPEC §8 "Post-login rules", §9).
 @Suite("Management API: post-login rules")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenServer
 

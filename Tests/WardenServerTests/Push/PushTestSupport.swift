@@ -7,6 +7,7 @@ import NIOPosix
 import Synchronization
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenServer
 

@@ -9,6 +9,7 @@ import NIOFoundationCompat
 import Synchronization
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenServer
 

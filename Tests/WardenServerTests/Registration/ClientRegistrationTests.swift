@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

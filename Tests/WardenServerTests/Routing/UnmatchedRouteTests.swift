@@ -5,6 +5,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// SPEC §11: an unknown path answers 404 in its family's shape, a known path with a wrong method 405 with
 /// `Allow`; `GET /` is a small page about the server.

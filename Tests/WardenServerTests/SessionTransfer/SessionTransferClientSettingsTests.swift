@@ -4,6 +4,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// The client `session_transfer` object of the Management API (SPEC §8 table, §9 PATCH semantics).
 @Suite("SessionTransfer: client settings")

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import WardenCore
 import WardenTesting
+import WardenWire
 
 @testable import WardenServer
 

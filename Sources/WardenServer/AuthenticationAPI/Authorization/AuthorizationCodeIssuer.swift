@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// Issues authorization codes (RFC 6749 §4.1.2): 256 random bits, stored only as their SHA-256 under
 /// ``AuthorizationCodeGrant/artefactKind`` with the JSON of the ``AuthorizationCodeGrant`` (default

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// The steps of the authorization code flow once a request is validated (SPEC §5): decide whether the SSO
 /// session may answer it, send the person to the login form, ask a third-party client's consent, and

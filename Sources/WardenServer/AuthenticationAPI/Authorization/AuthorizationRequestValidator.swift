@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWire
 
 /// The checks of `GET|POST /authorize` (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, SPEC §5), in order.
 /// The client and its redirect URI come first: until both are verified an error is a page

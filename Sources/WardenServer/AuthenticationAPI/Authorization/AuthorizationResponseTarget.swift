@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// Where and how an authorization response is delivered: to the verified redirect URI, in its query
 /// (RFC 6749 §4.1.2) or as an auto-submitting form (OAuth 2.0 Form Post Response Mode §2), with `state`.

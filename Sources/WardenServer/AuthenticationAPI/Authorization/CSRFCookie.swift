@@ -1,5 +1,6 @@
 import Hummingbird
 import WardenCore
+import WardenWire
 
 /// The CSRF defence of the hosted forms (SPEC §5): each transaction has a random token that the form
 /// carries in its hidden `csrf` field and the browser in a `SameSite=Strict` cookie set with the form. A post

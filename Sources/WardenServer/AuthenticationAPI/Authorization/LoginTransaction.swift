@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// A front-channel request waiting for the person (SPEC §5): the validated authorization request — or the
 /// hosted page to return to, for the CIBA approval page (SPEC §6.4) — and the CSRF token of its forms, kept server-side for an hour as a single-use artefact under the SHA-256 of a random id that

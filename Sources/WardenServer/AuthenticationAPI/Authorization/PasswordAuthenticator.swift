@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 import WardenCore
+import WardenWire
 
 /// Checks the login form's e-mail address and password (SPEC §5, §10, §11).
 ///

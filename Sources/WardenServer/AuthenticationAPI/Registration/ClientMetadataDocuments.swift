@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, SPEC §13): with
 /// `--client-metadata-documents`, a `client_id` that is an `https` URL with a path names a JSON document of the

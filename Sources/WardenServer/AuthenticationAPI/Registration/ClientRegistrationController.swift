@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOFoundationCompat
 import WardenCore
+import WardenWire
 
 /// `POST /oidc/register` (RFC 7591, SPEC §13): a client registers itself — an MCP client, say — without an
 /// operator. With `--registration open` anyone may, within the per-address rate limit; with `token` the caller

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 extension OAuthError.Code {
     /// A redirect URI of a registration request breaks a rule (RFC 7591 §3.2.2).

@@ -4,6 +4,7 @@ import Logging
 import NIOHTTP1
 import NIOSSL
 import WardenCore
+import WardenWire
 
 /// Apple Push Notification service (SPEC §6.3, body of §7.2), per Apple's "Sending notification requests to
 /// APNs": `POST {endpoint}/3/device/{device token}` over HTTP/2 with `authorization: bearer {provider token}`

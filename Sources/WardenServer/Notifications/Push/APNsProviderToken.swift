@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WardenCore
+import WardenWire
 
 /// The provider authentication token of a token-based connection to APNs (Apple, "Establishing a token-based
 /// connection to APNs"): an ES256 JWT with the header `{alg, kid: key id}` and the claims `{iss: team id, iat}`,

@@ -1,5 +1,6 @@
 import Foundation
 import WardenCore
+import WardenWire
 
 /// One notification to one device (SPEC §7.2): the job payload of a ``DeliveryJob/Kind/push`` job and what
 /// every provider renders. The transaction token is not stored here: it is a JWT minted when the

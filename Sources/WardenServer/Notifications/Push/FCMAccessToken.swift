@@ -4,6 +4,7 @@ import Logging
 import NIOFoundationCompat
 import NIOHTTP1
 import WardenCore
+import WardenWire
 
 /// A Google service account, as downloaded from the Firebase console (the fields FCM HTTP v1 needs).
 struct FCMServiceAccount: Decodable, Sendable {

@@ -4,6 +4,7 @@ import Logging
 import NIOHTTP1
 import NIOSSL
 import WardenCore
+import WardenWire
 
 /// Firebase Cloud Messaging HTTP v1 (SPEC §6.3, data message of §7.2; Google, "Send a message using FCM HTTP
 /// v1 API"): `POST {endpoint}/v1/projects/{project_id}/messages:send` with `Authorization: Bearer` and

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WardenCore
+import WardenWire
 
 /// Delivers ``DeliveryJob/Kind/push`` jobs (SPEC §6.3): mints the transaction token, hands the notification
 /// to the provider of the device's enrolled service and logs `gd_send_pn` or `gd_send_pn_failure`. A job whose

@@ -6,6 +6,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 import WardenCore
+import WardenWire
 
 /// The push providers the configuration enables (SPEC §1 `--push-webhook-*`, `--apns-*`, `--fcm-*`; §6.3).
 enum PushProviders {

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOHTTP1
 import WardenCore
+import WardenWire
 
 /// Warden's webhook push channel (SPEC §6.3): a POST of the webhook body of SPEC §7.2 to
 /// `--push-webhook-url`, signed with `X-Warden-Signature: sha256=HEX(HMAC-SHA256(secret, body))` over the exact

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 
-/// Generates the opaque artefacts of SPEC §3: codes, refresh tokens, `auth_req_id`s, client secrets.
+/// Generates the opaque artefacts of SPEC §3 (codes, refresh tokens, `auth_req_id`s, client secrets) and the
+/// client side's random values (PKCE verifiers, `state`, `nonce`, JWT `jti`s).
 public enum RandomToken {
     /// `count` bytes from BoringSSL's CSPRNG (seeded by the kernel), without a system call per request.
     public static func bytes(_ count: Int) -> [UInt8] {

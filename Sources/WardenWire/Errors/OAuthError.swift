@@ -1,4 +1,5 @@
-/// An OAuth 2.0 error (RFC 6749 §5.2), the one error type of the Authentication API.
+/// An OAuth 2.0 error (RFC 6749 §5.2), the one error type of the Authentication API; the resource-server SDK
+/// answers with the same codes and body (RFC 6750 §3.1).
 ///
 /// The `description` is safe to show to a client; `debugDetail` is only logged.
 /// The HTTP status comes from ``OAuthError/Code/status`` unless overridden (for example
@@ -8,9 +9,13 @@ public struct OAuthError: Error, Sendable, Equatable {
     public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
         CustomStringConvertible
     {
+        /// The wire value, e.g. `invalid_request`.
         public let rawValue: String
+        /// A code from its wire value.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// A code from its wire value, written as a literal.
         public init(stringLiteral value: String) { self.rawValue = value }
+        /// The wire value.
         public var description: String { rawValue }
 
         public static let invalidRequest: Code = "invalid_request"
@@ -46,6 +51,7 @@ public struct OAuthError: Error, Sendable, Equatable {
         }
     }
 
+    /// The `error` member.
     public var code: Code
     /// Text that may be shown to the client.
     public var description: String

@@ -3,7 +3,9 @@ import Foundation
 
 /// A parsed JWS compact serialization (RFC 7515 §7.1), before its signature is checked.
 public struct CompactJWS: Sendable {
+    /// The protected header (RFC 7515 §4).
     public let header: [String: JSONValue]
+    /// The claims (RFC 7519 §4).
     public let payload: [String: JSONValue]
     let signingInput: Data
     let signature: Data

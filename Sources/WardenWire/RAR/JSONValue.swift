@@ -8,6 +8,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any JSON value; numbers become `Double`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -25,6 +26,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value; a whole number within ±9×10¹⁵ is written without a fraction.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -42,31 +44,37 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// The string, when this is a string.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The number, when this is a number.
     public var doubleValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
+    /// The Boolean, when this is a Boolean.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The members, when this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
+    /// The elements, when this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
     /// The member `key`, when this is an object.

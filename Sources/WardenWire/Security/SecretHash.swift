@@ -1,9 +1,11 @@
 import Crypto
 import Foundation
 
-/// How Warden stores what it only needs to verify: client secrets, opaque tokens, codes (SPEC §3).
+/// SHA-256 digests and constant-time comparison: how Warden stores what it only needs to verify (client secrets,
+/// opaque tokens, codes, SPEC §3), and the S256 PKCE challenge, `at_hash`, DPoP `ath` and JWK thumbprints that
+/// the server and the SDKs compute alike.
 ///
-/// Values are 128–256-bit random strings, so an unsalted SHA-256 is a sufficient one-way function;
+/// Stored values are 128–256-bit random strings, so an unsalted SHA-256 is a sufficient one-way function;
 /// user passwords, which are low-entropy, use bcrypt instead.
 public enum SecretHash {
     /// Lower-case hex SHA-256 of the UTF-8 bytes of `value`.

@@ -5,8 +5,11 @@ public import Foundation
 /// A public key that checks JWS signatures (RFC 7515 §5.2): Warden's own keys for Management API tokens,
 /// clients' registered keys for `private_key_jwt` (RFC 7523), devices' keys for the authenticator protocol.
 public enum JWSVerifier: Sendable {
+    /// An RSA key for RS256, or with `pss` for PS256 only (RFC 7518 §3.3, §3.5).
     case rsa(_RSA.Signing.PublicKey, pss: Bool)
+    /// A P-256 key for ES256 (RFC 7518 §3.4).
     case ec(P256.Signing.PublicKey)
+    /// An Ed25519 key for EdDSA (RFC 8037 §3.1).
     case ed(Curve25519.Signing.PublicKey)
 
     /// Loads a PEM public key (RSA or P-256) as registered on a client.

@@ -12,6 +12,7 @@ public enum Base64URL {
         return table
     }()
 
+    /// `data` in unpadded base64url.
     public static func encode(_ data: some Sequence<UInt8>) -> String {
         let bytes = Array(data)
         var out = [UInt8]()
