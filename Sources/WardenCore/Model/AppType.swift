@@ -1,12 +1,10 @@
+public import WardenWire
+
 /// The kind of application a client is (SPEC §4 `app_type`): an open set of `RawRepresentable` values, encoded
 /// as the plain string; the Management API's validation decides which are accepted.
-public struct AppType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct AppType: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     /// A mobile or desktop application (a public client, RFC 8252).
     public static let native: AppType = "native"

@@ -1,13 +1,11 @@
+public import WardenWire
+
 /// How a CIBA client learns the outcome of its request (OpenID CIBA Core §4 `backchannel_token_delivery_mode`,
 /// §5; SPEC §4, §6): an open set of `RawRepresentable` values, encoded as the plain string. Warden supports
 /// `poll` and `ping` (the Management API's validation decides what a client may be given).
-public struct BackchannelTokenDeliveryMode: RawRepresentable, Hashable, Sendable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
+public struct BackchannelTokenDeliveryMode: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     /// The client polls the token endpoint (CIBA Core §5, §10.1); the default.
     public static let poll: BackchannelTokenDeliveryMode = "poll"

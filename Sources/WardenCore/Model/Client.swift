@@ -1,3 +1,5 @@
+public import WardenWire
+
 /// An application registered with Warden (SPEC §4): the Management API `/api/v2/clients` object.
 ///
 /// Secrets are not part of this value: the hash lives only in storage (``ClientRecord``).
@@ -164,13 +166,9 @@ public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
 
     /// `refresh_token.rotation_type` (SPEC §3): an open set of `RawRepresentable` values, encoded as the plain
     /// string; the Management API's validation accepts the two below.
-    public struct RotationType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-        CustomStringConvertible
-    {
+    public struct RotationType: OpenStringValue {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { self.rawValue = value }
-        public var description: String { rawValue }
 
         /// The refresh token is used again and again; the default.
         public static let nonRotating: RotationType = "non-rotating"
@@ -180,13 +178,9 @@ public struct RefreshTokenConfiguration: Codable, Sendable, Equatable {
 
     /// `refresh_token.expiration_type` (SPEC §4): an open set of `RawRepresentable` values, encoded as the plain
     /// string; the Management API's validation accepts the two below.
-    public struct ExpirationType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-        CustomStringConvertible
-    {
+    public struct ExpirationType: OpenStringValue {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { self.rawValue = value }
-        public var description: String { rawValue }
 
         /// The refresh token lives until revoked; the default.
         public static let nonExpiring: ExpirationType = "non-expiring"

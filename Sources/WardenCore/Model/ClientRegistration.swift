@@ -1,20 +1,13 @@
 import Foundation
+public import WardenWire
 
 /// How a third-party client was registered without an operator (SPEC §13), kept on the client: the Management
 /// API shows it (read-only) and the consent page says the client is not verified, naming the `client_uri` host.
 public struct ClientRegistration: Codable, Sendable, Equatable {
     /// The way a client registered itself: an open set of values (SPEC §13).
-    public struct Method: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        public var rawValue: String
+    public struct Method: OpenStringValue {
+        public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { self.rawValue = value }
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
 
         /// `POST /oidc/register` (RFC 7591).
         public static let dynamic: Method = "dynamic"

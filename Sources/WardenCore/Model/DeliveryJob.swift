@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// A message Warden must get out (an approval e-mail, a ping to a CIBA client, a push): stored before the
@@ -19,10 +21,9 @@ public struct DeliveryJob: Sendable, Equatable {
     public var lastError: String?
 
     /// The open set of job kinds.
-    public struct Kind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public struct Kind: OpenStringValue {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { self.rawValue = value }
 
         /// The approval e-mail of a CIBA request (SPEC §6.4).
         public static let backchannelMail: Kind = "ciba_mail"

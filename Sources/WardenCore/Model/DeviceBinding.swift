@@ -1,13 +1,11 @@
+public import WardenWire
+
 /// `session_transfer.enforce_device_binding` (SPEC §8): what the consumer of a session transfer token must
 /// share with its creator. An open set of `RawRepresentable` values, encoded as the plain string; the
 /// Management API's validation accepts the three below.
-public struct DeviceBinding: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct DeviceBinding: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     /// The same client IP; the default.
     public static let ip: DeviceBinding = "ip"

@@ -1,9 +1,10 @@
+public import WardenWire
+
 /// A grant type accepted at the token endpoint (RFC 7591 §2 `grant_types`): a growing registry of
 /// `RawRepresentable` values, encoded as the plain string.
-public struct GrantType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
+public struct GrantType: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
 
     /// RFC 6749 §4.4.
     public static let clientCredentials: GrantType = "client_credentials"

@@ -41,10 +41,9 @@ public struct LogEvent: Sendable, Equatable {
 }
 
 /// A log event type code (SPEC §10): an open set.
-public struct LogEventType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+public struct LogEventType: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
 
     public static let loginSuccess: LogEventType = "s"
     public static let loginFailure: LogEventType = "f"

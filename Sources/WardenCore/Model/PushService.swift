@@ -1,13 +1,11 @@
+public import WardenWire
+
 /// The push service an authenticator device enrolled with (SPEC §7.1 `push_credentials.service`, §6.3): an open
 /// set of `RawRepresentable` values, encoded as the plain (upper-case) string; the Device API's validation
 /// decides which are accepted.
-public struct PushService: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct PushService: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     /// Apple Push Notification service.
     public static let apns: PushService = "APNS"

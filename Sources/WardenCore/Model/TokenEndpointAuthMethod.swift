@@ -1,13 +1,11 @@
+public import WardenWire
+
 /// How a client authenticates at the token endpoint (RFC 7591 §2 `token_endpoint_auth_method`, SPEC §4): an
 /// open set of `RawRepresentable` values, encoded as the plain string. What a client may be given is decided by
 /// the Management API's validation, not by this type.
-public struct TokenEndpointAuthMethod: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct TokenEndpointAuthMethod: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     /// A public client: no client authentication (RFC 7591 §2).
     public static let none: TokenEndpointAuthMethod = "none"

@@ -1,3 +1,5 @@
+public import WardenWire
+
 public import struct Foundation.Date
 
 /// Clients (SPEC §4). Every method's contract is on the method.
@@ -291,10 +293,9 @@ public protocol HousekeepingStore: Sendable {
 
 /// What ``HousekeepingStore/purgeBatch(_:endedBefore:limit:)`` deletes: an open set of `RawRepresentable`
 /// values, each a kind of record with an end.
-public struct EndingRecords: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct EndingRecords: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
 
     /// Single-use artefacts (codes, login and consent transactions, …) past `expires_at`.
     public static let artefacts = EndingRecords(rawValue: "artefacts")

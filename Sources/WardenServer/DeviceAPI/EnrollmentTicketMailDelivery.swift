@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WardenCore
 import WardenMail
+import WardenWire
 
 /// The e-mail of an enrolment ticket (`send_mail: true`, SPEC §7.1): the link to the page with the QR code.
 struct EnrollmentTicketMailDelivery: DeliveryHandler {

@@ -6,17 +6,11 @@
 /// `access_denied` is 403 at the token endpoint for a missing client grant, SPEC §5).
 public struct OAuthError: Error, Sendable, Equatable {
     /// An error code: an open set of `RawRepresentable` values (RFC 6749 §5.2, CIBA Core §13, RFC 6750 §3.1).
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
-        CustomStringConvertible
-    {
+    public struct Code: OpenStringValue {
         /// The wire value, e.g. `invalid_request`.
         public let rawValue: String
         /// A code from its wire value.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// A code from its wire value, written as a literal.
-        public init(stringLiteral value: String) { self.rawValue = value }
-        /// The wire value.
-        public var description: String { rawValue }
 
         public static let invalidRequest: Code = "invalid_request"
         public static let invalidClient: Code = "invalid_client"
