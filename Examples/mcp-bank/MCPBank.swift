@@ -64,7 +64,8 @@ struct MCPBank: AsyncParsableCommand {
             throw ValidationError("give the CIBA client's secret: --client-secret or WARDEN_CLIENT_SECRET")
         }
         let issuerURL = URL(string: issuer)!
-        let resource = self.resource ?? "http://\(host):\(port)/mcp"
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let resource = self.resource ?? "http://\(authority)/mcp"
         let protected = ProtectedResource(
             configuration: .init(issuer: issuerURL, resource: resource, scopesSupported: BankTools.scopes))
         let approvals = TransferApprovals(
