@@ -321,3 +321,32 @@ def test_another_users_token_cannot_use_a_session(warden: Warden, bank: Bank):
     owner.client_info = other.client_info  # one registered client, two users
     anyio.run(conversation, owner, create_user(warden, email=f"mcp-{uid()}@interop.test"), True)
     assert answers == {"other": 404, "owner": 200}, answers
+
+
+def test_a_tool_whose_scope_the_token_lacks_is_refused_with_insufficient_scope(warden: Warden, bank: Bank):
+    """RFC 6750 §3.1 (MCP 2025-06-18 Authorization, scope challenges): a token for the resource with
+    read:balance only may start a session and read the balance, but calling transfer_funds gets 403 with
+    `error="insufficient_scope"` naming `transfer:funds`, which a client answers with a step-up authorization."""
+    client = warden.create_client(name=f"MCP reader {uid()}")
+    warden.create_client_grant(client["client_id"], bank.url, ["read:balance"])
+    issued = warden.client_credentials(client["client_id"], client["client_secret"], bank.url)
+    token = json_of(expect_status(issued, 200))
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+               "Authorization": f"Bearer {token['access_token']}", "MCP-Protocol-Version": "2025-06-18"}
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "interop", "version": "1"}}}
+    started = expect_status(requests.post(bank.url, json=initialize, headers=headers, timeout=HTTP_TIMEOUT), 200)
+    headers["Mcp-Session-Id"] = started.headers["Mcp-Session-Id"]
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "transfer_funds", "arguments": TRANSFER}}
+    r = requests.post(bank.url, json=call, headers=headers, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403, describe(r)
+    challenge = r.headers.get("WWW-Authenticate", "")
+    assert challenge.startswith("Bearer ") and 'error="insufficient_scope"' in challenge, challenge
+    assert 'scope="transfer:funds"' in challenge, challenge
+    assert json_of(r)["error"] == "insufficient_scope", describe(r)
+    balance = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_balance", "arguments": {}}}
+    r = requests.post(bank.url, json=balance, headers=headers, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200 and '"amount"' in r.text, describe(r)
+    requests.delete(bank.url, headers=headers, timeout=HTTP_TIMEOUT)
