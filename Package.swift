@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         // What the SDKs and the server share on the wire: JSON values, authorization_details, OAuth error codes,
@@ -228,6 +229,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Examples/protected-api",
+            swiftSettings: swiftSettings
+        ),
+        // An MCP server (Streamable HTTP) behind Warden's access tokens whose money transfers a person approves
+        // by CIBA (SPEC §13).
+        .executableTarget(
+            name: "mcp-bank",
+            dependencies: [
+                "WardenResourceServer", "WardenClient", "WardenCore",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Examples/mcp-bank",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -42,7 +42,8 @@ struct Serve: AsyncParsableCommand {
             let outcome = try await Bootstrap(runtime: runtime).run()
             if demo {
                 let seeded = try await DemoTenant(runtime: runtime).seed()
-                Terminal.printQuickStart(seeded, issuer: runtime.issuer, executable: .current)
+                Terminal.printQuickStart(
+                    seeded, issuer: runtime.issuer, executable: .current, registration: configuration.registration)
             }
             Terminal.printManagementClient(
                 id: outcome.managementClientID, createdSecret: outcome.createdClient?.secret, issuer: runtime.issuer,

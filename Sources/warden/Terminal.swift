@@ -43,11 +43,18 @@ enum Terminal {
         }
     }
 
-    static func printQuickStart(_ seeded: DemoTenant.Seeded, issuer: String, executable: Executable) {
+    /// The demo tenant's quick start; `registration` says whether stock MCP clients can register themselves
+    /// with the `mcp-bank` example (SPEC §13).
+    static func printQuickStart(
+        _ seeded: DemoTenant.Seeded, issuer: String, executable: Executable,
+        registration: WardenConfiguration.RegistrationMode
+    ) {
         let login = seeded.login
         let warden = executable.display
         let agent = executable.sibling("ciba-agent")
         let api = executable.sibling("protected-api")
+        let mcpBank = executable.sibling("mcp-bank")
+        let registers = registration == .open ? "" : " (once Warden runs with --registration open)"
         stderr(
             """
 
@@ -81,6 +88,11 @@ enum Terminal {
             │ terminal\(api.built ? "" : "; build both with `swift build -c release` in the Warden checkout")):
             │   \(api.display) --issuer \(issuer)
             │   WARDEN_CLIENT_SECRET='\(seeded.cibaClientSecret)' \(agent.display) --issuer \(issuer) --user-id '\(seeded.userID)'
+            │
+            │ Or connect an MCP client to the example MCP server at \(DemoTenant.mcpBankResource): it finds Warden and
+            │ registers itself\(registers), and each transfer waits for alice's approval as above
+            │ (README "Protect an MCP server with Warden"):
+            │   WARDEN_CLIENT_SECRET='\(seeded.mcpBankClientSecret)' \(mcpBank.display) --issuer \(issuer)
             │
             │ Discovery:  curl -s \(issuer).well-known/openid-configuration
             │ JWKS:       curl -s \(issuer).well-known/jwks.json

@@ -315,6 +315,35 @@ def test_the_printed_terminal_and_agent_commands_run_as_printed(demo):
         api_process.wait(timeout=10)
 
 
+def test_the_printed_mcp_server_command_runs_as_printed(demo):
+    """The quick start's mcp-bank line (SPEC §13): as printed, it serves MCP at the demo's resource URL, whose
+    RFC 9728 metadata names this Warden, and challenges a request without a token."""
+    node, printed, home = demo
+    command = printed_line(printed, r"WARDEN_CLIENT_SECRET=\S+ \S*mcp-bank ")
+    resource = re.search(r"MCP server at (http://\S+):", printed).group(1)
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", 9091)) == 0:
+            pytest.skip("port 9091, the demo's MCP server address, is in use")
+    server = subprocess.Popen(command, shell=True, cwd=home, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    try:
+        metadata_url = resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
+
+        def metadata():
+            try:
+                return requests.get(metadata_url, timeout=HTTP_TIMEOUT).json()
+            except requests.RequestException:
+                return None
+
+        document = wait_until(metadata, timeout=30, step=0.2, what="mcp-bank's metadata")
+        assert document["resource"] == resource and document["authorization_servers"] == [node.issuer], document
+        r = requests.post(resource, json={}, timeout=HTTP_TIMEOUT)
+        assert r.status_code == 401 and f'resource_metadata="{metadata_url}"' in r.headers["WWW-Authenticate"]
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=10)
+
+
 @pytest.mark.parametrize("label", ["Discovery:", "JWKS:", "Health:"])
 def test_the_printed_curl_lines_answer(demo, label):
     node, printed, home = demo

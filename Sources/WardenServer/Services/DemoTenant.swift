@@ -6,7 +6,8 @@ import WardenCore
 import WardenWire
 
 /// The demo tenant of `warden serve --demo` (SPEC §1), seeded idempotently: alice, the demo API, a public
-/// native/SPA client, a confidential CIBA client and a web client set up for session transfer.
+/// native/SPA client, a confidential CIBA client and a web client set up for session transfer; and for the
+/// `mcp-bank` example (SPEC §13), the API named by its default resource URL and its own CIBA client.
 public struct DemoTenant: Sendable {
     public static let userEmail = "alice@example.com"
     public static let userPassword = "correct horse battery staple"
@@ -14,6 +15,11 @@ public struct DemoTenant: Sendable {
     public static let nativeClientID = "demo-native"
     public static let cibaClientID = "demo-ciba"
     public static let webClientID = "demo-web"
+    /// The `mcp-bank` example's resource identifier at its default address: the MCP endpoint's URL, which its
+    /// RFC 9728 metadata names and MCP clients send as `resource` (RFC 8707).
+    public static let mcpBankResource = "http://127.0.0.1:9091/mcp"
+    /// The confidential CIBA client `mcp-bank` asks users to approve transfers with.
+    public static let mcpBankClientID = "demo-mcp-bank"
 
     let runtime: WardenRuntime
 
@@ -27,6 +33,8 @@ public struct DemoTenant: Sendable {
         /// The CIBA client's secret: made anew on every `--demo` start, since only its hash is stored.
         public var cibaClientSecret: String
         public var webClientSecret: String
+        /// The `mcp-bank` CIBA client's secret, made anew on every `--demo` start like the others.
+        public var mcpBankClientSecret: String
         public var callback: String
         /// A fresh enrolment ticket for alice (SPEC §7.1): the quick start's one-command enrolment of the terminal
         /// authenticator. Nothing is enrolled until someone uses it.
@@ -52,18 +60,8 @@ public struct DemoTenant: Sendable {
                 user: profile, passwordHash: Bcrypt.hash(Self.userPassword, cost: runtime.configuration.bcryptCost))
             try await store.insertUser(user)
         }
-        if try await store.resourceServer(idOrIdentifier: Self.apiIdentifier) == nil {
-            var api = ResourceServer(
-                id: RandomToken.identifier(prefix: "", length: 24), identifier: Self.apiIdentifier,
-                name: "Demo Bank API")
-            api.scopes = [
-                .init(value: "read:balance", description: "Read account balances"),
-                .init(value: "transfer:funds", description: "Transfer money"),
-            ]
-            api.authorizationDetails = [.init(type: "money_transfer")]
-            api.allowOfflineAccess = true
-            try await store.insertResourceServer(api)
-        }
+        try await insertBankAPI(identifier: Self.apiIdentifier, name: "Demo Bank API")
+        try await insertBankAPI(identifier: Self.mcpBankResource, name: "Demo MCP Bank")
         let callback = Self.callback(issuer: runtime.issuer)
 
         var native = Client(clientID: Self.nativeClientID, name: "Demo Native App")
@@ -87,6 +85,15 @@ public struct DemoTenant: Sendable {
         let cibaSecret = RandomToken.make()
         try await upsert(ciba, secret: cibaSecret, now: now)
 
+        // mcp-bank's own CIBA client, so the MCP server's approvals are told apart from the agent example's.
+        var mcpBank = Client(clientID: Self.mcpBankClientID, name: "Demo MCP Bank")
+        mcpBank.appType = .nonInteractive
+        mcpBank.tokenEndpointAuthMethod = .clientSecretBasic
+        mcpBank.grantTypes = [.ciba]
+        mcpBank.backchannelTokenDeliveryMode = .poll
+        let mcpBankSecret = RandomToken.make()
+        try await upsert(mcpBank, secret: mcpBankSecret, now: now)
+
         var web = Client(clientID: Self.webClientID, name: "Demo Web App")
         web.appType = .regularWeb
         web.grantTypes = [.authorizationCode, .refreshToken]
@@ -103,8 +110,24 @@ public struct DemoTenant: Sendable {
         let login = Self.quickStartLogin(issuer: runtime.issuer)
         DemoLogins.shared.remember(verifier: login.verifier)
         return Seeded(
-            userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret, callback: callback,
+            userID: user.user.userID, cibaClientSecret: cibaSecret, webClientSecret: webSecret,
+            mcpBankClientSecret: mcpBankSecret, callback: callback,
             enrollmentTicketURL: EnrollmentTicket.url(issuer: runtime.issuer, ticketID: ticketID), login: login)
+    }
+
+    /// The bank API's shape (scopes `read:balance` and `transfer:funds`, the `money_transfer` detail type) under
+    /// `identifier`, unless an API has that identifier already.
+    private func insertBankAPI(identifier: String, name: String) async throws {
+        guard try await runtime.store.resourceServer(idOrIdentifier: identifier) == nil else { return }
+        var api = ResourceServer(
+            id: RandomToken.identifier(prefix: "", length: 24), identifier: identifier, name: name)
+        api.scopes = [
+            .init(value: "read:balance", description: "Read account balances"),
+            .init(value: "transfer:funds", description: "Transfer money"),
+        ]
+        api.authorizationDetails = [.init(type: "money_transfer")]
+        api.allowOfflineAccess = true
+        try await runtime.store.insertResourceServer(api)
     }
 
     private func upsert(_ client: Client, secret: String?, now: Date) async throws {
