@@ -236,7 +236,7 @@ let package = Package(
         .executableTarget(
             name: "mcp-bank",
             dependencies: [
-                "WardenResourceServer", "WardenClient", "WardenCore",
+                "WardenResourceServer", "WardenClient", "WardenWire",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

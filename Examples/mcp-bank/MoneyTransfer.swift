@@ -1,6 +1,6 @@
 import Foundation
 import MCP
-import WardenCore
+import WardenWire
 
 /// The transfer a `transfer_funds` call asks for: the `money_transfer` authorization detail the user approves
 /// (RFC 9396 §2, the reference document's shape, as `Examples/ciba-agent` sends it) and its binding message.

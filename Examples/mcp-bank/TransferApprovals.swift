@@ -1,7 +1,7 @@
 import Foundation
 import WardenClient
-import WardenCore
 import WardenResourceServer
+import WardenWire
 
 /// Asks a user to approve one transfer through CIBA (SPEC §6, §13 "Approval of an agent's action") with this
 /// server's own confidential client, waits for the answer, and checks the approved access token.

@@ -2,6 +2,7 @@ import Testing
 import WardenCore
 import WardenServer
 import WardenTesting
+import WardenWire
 
 /// `warden serve --demo` (SPEC §1) also registers what the `mcp-bank` example needs (SPEC §13).
 @Suite("Demo tenant")
