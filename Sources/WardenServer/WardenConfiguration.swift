@@ -34,6 +34,9 @@ public struct WardenConfiguration: Sendable {
     /// Hosts (`host` or `host:port`) whose metadata documents may be on private addresses and over `http`
     /// (`--client-metadata-allow-hosts`).
     public var clientMetadataAllowHosts: [String] = []
+    /// A PEM file of extra trust roots for fetching metadata documents (`--client-metadata-ca-file`): an
+    /// organisation's private CA, or a test server's.
+    public var clientMetadataCAFile: String?
 
     public init(issuer: URL) {
         self.issuer = issuer

@@ -46,10 +46,18 @@ public final class WardenRuntime: Sendable {
         let sender = try MailAddress(parsing: configuration.mailSender)
         let mail = try MailTransports.make(configuration: configuration, logger: logger)
         // Made last of what can fail on bad settings: APNs and FCM clients hold connections to shut down.
+        let documents =
+            configuration.clientMetadataDocuments
+            ? ClientMetadataDocuments(
+                fetch: GuardedFetch(
+                    allowHosts: Set(configuration.clientMetadataAllowHosts),
+                    tls: try OutboundTLS.configuration(
+                        caFile: configuration.clientMetadataCAFile, flag: "--client-metadata-ca-file")),
+                clock: clock) : nil
         let providers = try PushProviders.make(configuration: configuration, logger: logger)
         let runtime = WardenRuntime(
             configuration: configuration, store: store, keys: keys, clock: clock, logger: logger, mail: mail,
-            pushProviders: providers, postLoginPolicies: postLoginPolicies)
+            pushProviders: providers, metadataDocuments: documents, postLoginPolicies: postLoginPolicies)
         do {
             try await runtime.cache.reload()
             if let path = configuration.ipDatabasePath {
@@ -78,16 +86,11 @@ public final class WardenRuntime: Sendable {
     private init(
         configuration: WardenConfiguration, store: any WardenStore, keys: KeyManager, clock: any WardenClock,
         logger: Logger, mail: any MailTransport, pushProviders: [PushService: any PushProvider],
-        postLoginPolicies: [any PostLoginPolicy]
+        metadataDocuments: ClientMetadataDocuments?, postLoginPolicies: [any PostLoginPolicy]
     ) {
         self.configuration = configuration
         self.store = store
-        self.cache = TenantCache(
-            store: store,
-            documents: configuration.clientMetadataDocuments
-                ? ClientMetadataDocuments(
-                    fetch: GuardedFetch(allowHosts: Set(configuration.clientMetadataAllowHosts)), clock: clock)
-                : nil)
+        self.cache = TenantCache(store: store, documents: metadataDocuments)
         self.keys = keys
         self.clock = clock
         self.logger = logger

@@ -107,6 +107,11 @@ struct ServerOptions: ParsableArguments {
             "Comma-separated host or host:port whose metadata documents may be on private addresses and over http (env WARDEN_CLIENT_METADATA_ALLOW_HOSTS)."
     )
     var clientMetadataAllowHosts: String?
+    @Option(
+        help:
+            "Extra trusted root for fetching metadata documents, PEM: a private CA (env WARDEN_CLIENT_METADATA_CA_FILE)."
+    )
+    var clientMetadataCAFile: String?
 
     /// Resolves flags, environment and defaults into a validated configuration; every message names the flag or
     /// the environment variable the user actually set.
@@ -209,6 +214,8 @@ struct ServerOptions: ParsableArguments {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }.filter { !$0.isEmpty }
         }
+        configuration.clientMetadataCAFile = try settings.file(
+            clientMetadataCAFile, flag: "--client-metadata-ca-file", env: "WARDEN_CLIENT_METADATA_CA_FILE")
     }
 
     /// APNs settings: all four of key file, key id, team id and topic, or none.

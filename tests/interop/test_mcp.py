@@ -14,13 +14,18 @@ starts, and fails cleanly when the device rejects it.
 from __future__ import annotations
 
 import contextlib
+import http.server
+import json
 import os
 import re
+import shutil
+import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
@@ -36,12 +41,13 @@ from cibalib import CIBA_GRANT
 from guardianlib import Device, enrolled_device
 from pkcelib import User, create_user, hosted_login
 from wardenlib import (HTTP_TIMEOUT, Warden, audiences, default_binary, describe, expect_status, free_port, json_of,
-                       uid, verify_jwt, wait_until)
+                       own_node, uid, verify_jwt, wait_until)
 
 SCOPES = ["read:balance", "transfer:funds"]
 REDIRECT_URI = "http://127.0.0.1:8976/callback"  # never fetched: hosted_login stops at the redirect
 TRANSFER = {"amount": 2500, "currency": "USD", "beneficiary": "Hanna Herwitz", "iban": "DE89 3704 0044 0532 0130 00"}
 FLOW_TIMEOUT = 120  # seconds for one whole MCP conversation
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
 @dataclass
@@ -59,8 +65,10 @@ class Bank:
             return f.read()
 
 
-@pytest.fixture(scope="module")
-def bank(request, warden: Warden):
+@contextlib.contextmanager
+def running_bank(warden: Warden, show_output: Callable[[], bool]) -> Iterator[Bank]:
+    """mcp-bank against `warden`, with the API and CIBA client it needs registered there; its output is printed
+    when `show_output()` says so at the end (a test failed)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     api = warden.create_api(identifier=url, name=f"MCP bank {uid()}",
@@ -79,7 +87,6 @@ def bank(request, warden: Warden):
                                    env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     started = Bank(url=url, api=api, client=client, process=process, log=log)
-    failed_before = request.session.testsfailed
     try:
         wait_until(lambda: process.poll() is not None or "listening" in started.output(), timeout=30,
                    what="mcp-bank listening")
@@ -91,9 +98,16 @@ def bank(request, warden: Warden):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-        if request.session.testsfailed > failed_before:
+        if show_output():
             sys.stderr.write(f"\nmcp-bank output:\n{started.output()}\n")
         os.unlink(log)
+
+
+@pytest.fixture(scope="module")
+def bank(request, warden: Warden):
+    failed_before = request.session.testsfailed
+    with running_bank(warden, lambda: request.session.testsfailed > failed_before) as started:
+        yield started
 
 
 @dataclass
@@ -137,19 +151,24 @@ class Browser:
         return self.callback["code"], self.callback.get("state")
 
 
-def provider(bank: Bank, storage: Storage, browser: Browser) -> OAuthClientProvider:
+def provider(bank: Bank, storage: Storage, browser: Browser,
+             client_metadata_url: str | None = None) -> OAuthClientProvider:
+    """The SDK's OAuth client: it registers itself (RFC 7591), or, given `client_metadata_url` and a server that
+    supports them, uses that Client ID Metadata Document's URL as its client_id."""
     metadata = OAuthClientMetadata(client_name=f"interop MCP client {uid()}", redirect_uris=[REDIRECT_URI],
                                    grant_types=["authorization_code", "refresh_token"], response_types=["code"],
                                    token_endpoint_auth_method="none")
     return OAuthClientProvider(server_url=bank.url, client_metadata=metadata, storage=storage,
-                               redirect_handler=browser.redirect, callback_handler=browser.callback_handler)
+                               redirect_handler=browser.redirect, callback_handler=browser.callback_handler,
+                               client_metadata_url=client_metadata_url)
 
 
 @contextlib.asynccontextmanager
-async def connected(bank: Bank, storage: Storage, browser: Browser):
+async def connected(bank: Bank, storage: Storage, browser: Browser, client_metadata_url: str | None = None):
     """An initialized MCP session over Streamable HTTP, authorized by the SDK's provider (the transport's own
     timeouts: 30 s, 300 s to read a response stream); yields (session, the session id getter)."""
-    client = httpx.AsyncClient(auth=provider(bank, storage, browser), timeout=httpx.Timeout(30, read=300))
+    auth = provider(bank, storage, browser, client_metadata_url)
+    client = httpx.AsyncClient(auth=auth, timeout=httpx.Timeout(30, read=300))
     async with client, streamable_http_client(bank.url, http_client=client) as (read, write, session_id):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -198,6 +217,60 @@ def check_device_saw_the_transfer(shown: dict, bank: Bank) -> None:
     assert detail["instructedAmount"] == {"amount": 2500, "currency": "USD"}, detail
     assert detail["beneficiary"] == "Hanna Herwitz" and detail["destinationAccount"] == "DE89370400440532013000"
     assert shown["binding_message"].startswith("Transfer 2500 USD to Hanna Herwitz #"), shown
+
+
+@dataclass
+class DocumentServer:
+    """An HTTPS server on 127.0.0.1 serving one Client ID Metadata Document, with a certificate from a CA of its
+    own (`ca_file`); `requests` lists the paths it was asked for."""
+
+    url: str
+    ca_file: str
+    allow_host: str
+    requests: list[str]
+
+
+@contextlib.contextmanager
+def metadata_document_server(document: Callable[[str], dict]) -> Iterator[DocumentServer]:
+    """Serves `document(url)` at https://127.0.0.1:PORT/clients/mcp-agent.json, the CA and certificate made by
+    scripts/test-support/push-fake-certs (its server certificate names 127.0.0.1)."""
+    directory = tempfile.mkdtemp(prefix="warden-cimd-")
+    subprocess.run([os.path.join(ROOT, "scripts", "test-support", "push-fake-certs"), directory, "1"], check=True,
+                   capture_output=True)
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            seen.append(self.path)
+            if self.path != "/clients/mcp-agent.json":
+                self.send_error(404)
+                return
+            body = json.dumps(document(server_url)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "max-age=300")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(directory, "server.pem"), os.path.join(directory, "server-key.pem"))
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    port = httpd.server_address[1]
+    server_url = f"https://127.0.0.1:{port}/clients/mcp-agent.json"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield DocumentServer(url=server_url, ca_file=os.path.join(directory, "ca.pem"), allow_host=f"127.0.0.1:{port}",
+                             requests=seen)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 # ----------------------------------------------------------------------------------------- 1. discovery
@@ -350,3 +423,50 @@ def test_a_tool_whose_scope_the_token_lacks_is_refused_with_insufficient_scope(w
     r = requests.post(bank.url, json=balance, headers=headers, timeout=HTTP_TIMEOUT)
     assert r.status_code == 200 and '"amount"' in r.text, describe(r)
     requests.delete(bank.url, headers=headers, timeout=HTTP_TIMEOUT)
+
+
+# ------------------------------------------------------------------------ 5. a Client ID Metadata Document
+def test_a_stock_mcp_client_identified_by_a_metadata_document_gets_an_approved_transfer(request):
+    """SPEC §13 (draft-ietf-oauth-client-id-metadata-document; MCP's preferred registration): the SDK's provider,
+    given a `client_metadata_url`, skips registration when Warden's metadata says
+    `client_id_metadata_document_supported`, and uses the URL as its client_id; Warden fetches the document over
+    https (the document server's CA through `--client-metadata-ca-file`, its loopback address allow-listed) and
+    signs the user in. Registration is off on this Warden, so the document is the only way in."""
+
+    def document(url: str) -> dict:
+        return {"client_id": url, "client_name": "Interop agent (metadata document)", "redirect_uris": [REDIRECT_URI],
+                "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                "token_endpoint_auth_method": "none", "client_uri": "https://agent.interop.test/"}
+
+    failed_before = request.session.testsfailed
+    with metadata_document_server(document) as documents, \
+            own_node(binary=default_binary(), mgmt_client_id="cimd-mgmt", prefix="warden-cimd-node-",
+                     env={"WARDEN_CLIENT_METADATA_DOCUMENTS": "1",
+                          "WARDEN_CLIENT_METADATA_ALLOW_HOSTS": documents.allow_host,
+                          "WARDEN_CLIENT_METADATA_CA_FILE": documents.ca_file}) as node, \
+            running_bank(node, lambda: request.session.testsfailed > failed_before) as bank:
+        server = json_of(expect_status(requests.get(node.url(".well-known/oauth-authorization-server"),
+                                                    timeout=HTTP_TIMEOUT), 200))
+        assert server["client_id_metadata_document_supported"] is True, server
+        assert "registration_endpoint" not in server, server
+        user, device = new_user(node)
+        storage, browser = Storage(), Browser(node, user)
+
+        async def conversation() -> None:
+            with anyio.fail_after(FLOW_TIMEOUT):
+                async with connected(bank, storage, browser, client_metadata_url=documents.url) as (session, _):
+                    balance = await session.call_tool("get_balance", {})
+                    assert not balance.isError, balance
+                    result, shown = await transfer_with_answer(session, device, accept=True)
+                    assert not result.isError and result.structuredContent["status"] == "executed", result
+                    check_device_saw_the_transfer(shown, bank)
+
+        anyio.run(conversation)
+
+        (authorize,) = browser.authorize_urls
+        query = {k: v[0] for k, v in parse_qs(urlsplit(authorize).query).items()}
+        assert query["client_id"] == documents.url, query
+        assert "/clients/mcp-agent.json" in documents.requests, documents.requests
+        _, claims = verify_jwt(storage.tokens.access_token, node.jwks(), ["RS256", "ES256", "PS256"])
+        assert claims["client_id"] == documents.url and bank.url in audiences(claims), claims
+        assert claims["sub"] == user.user_id, claims

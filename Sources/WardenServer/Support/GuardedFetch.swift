@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import WardenCore
 
 /// One `GET` of a URL that a stranger chose (SPEC §13: Client ID Metadata Documents): no redirects, a deadline, a
@@ -14,6 +15,8 @@ struct GuardedFetch: Sendable {
     /// Hosts (`host`, or `host:port`) that may resolve to any address and be fetched over `http` (tests, a
     /// development machine): `--client-metadata-allow-hosts`.
     let allowHosts: Set<String>
+    /// The trust roots of the fetch: the system's, plus `--client-metadata-ca-file` when set (``OutboundTLS``).
+    let tls: TLSConfiguration
     let timeout: Duration
     let maximumBytes: Int
 
@@ -24,8 +27,12 @@ struct GuardedFetch: Sendable {
         "fc00::/7", "fe80::/10", "ff00::/8", "64:ff9b::/96",
     ].compactMap(CIDR.init)
 
-    init(allowHosts: Set<String>, timeout: Duration = .seconds(5), maximumBytes: Int = 5 * 1024) {
+    init(
+        allowHosts: Set<String>, tls: TLSConfiguration = .makeClientConfiguration(), timeout: Duration = .seconds(5),
+        maximumBytes: Int = 5 * 1024
+    ) {
         self.allowHosts = Set(allowHosts.map { $0.lowercased() })
+        self.tls = tls
         self.timeout = timeout
         self.maximumBytes = maximumBytes
     }
@@ -64,7 +71,7 @@ struct GuardedFetch: Sendable {
             throw Failure(description: "\(host) resolves to \(ip), a private or local address")
         }
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(3), read: .seconds(3)))
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(3), read: .seconds(3)))
         if let ip = address.ipAddress, IPAddress(host) == nil { configuration.dnsOverride = [host: ip] }
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         let result: Result<Answer, Failure>

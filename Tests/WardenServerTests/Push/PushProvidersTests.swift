@@ -80,10 +80,11 @@ struct PushProvidersTests {
         try await Self.withCredentials { directory in
             var configuration = Self.configuration(directory)
             misconfiguration.apply(to: &configuration, credentials: directory)
-            let error = #expect(throws: PushConfigurationError.self) {
+            let error = #expect(throws: (any Error).self) {
                 try PushProviders.make(configuration: configuration, logger: Logger(label: "test"))
             }
-            #expect(error?.description.contains(misconfiguration.flag) == true, "\(String(describing: error))")
+            let message = error.map { String(describing: $0) } ?? ""
+            #expect(message.contains(misconfiguration.flag), "\(message)")
         }
     }
 }

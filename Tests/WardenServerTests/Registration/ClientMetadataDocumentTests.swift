@@ -117,6 +117,20 @@ struct ClientMetadataDocumentTests {
         #expect(ClientMetadataDocuments.lifetime(cacheControl: header) == seconds)
     }
 
+    @Test func anUnusableCAFileFailsAtStartUpNamingItsFlag() async throws {
+        let notPEM = FileManager.default.temporaryDirectory.appendingPathComponent("warden-ca-\(UUID()).pem")
+        try Data("not a certificate".utf8).write(to: notPEM)
+        defer { try? FileManager.default.removeItem(at: notPEM) }
+        let error = await #expect(throws: (any Error).self) {
+            _ = try await TestWarden.make {
+                $0.clientMetadataDocuments = true
+                $0.clientMetadataCAFile = notPEM.path
+            }
+        }
+        let message = error.map { String(describing: $0) } ?? ""
+        #expect(message == "--client-metadata-ca-file \(notPEM.path): no readable PEM certificate", "\(message)")
+    }
+
     @Test func aDocumentMayNotDescribeAClientWithASecret() throws {
         let body = Array(
             JSONValue.object([

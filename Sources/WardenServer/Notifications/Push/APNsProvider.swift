@@ -23,7 +23,7 @@ final class APNsProvider: PushProviderWithConnections {
         init(settings: WardenConfiguration.APNsSettings) throws {
             self.settings = settings
             token = try APNsProviderToken(settings: settings)
-            tls = try PushHTTP.tlsConfiguration(caFile: settings.caFile, flag: "--apns-ca-file")
+            tls = try OutboundTLS.configuration(caFile: settings.caFile, flag: "--apns-ca-file")
         }
     }
 

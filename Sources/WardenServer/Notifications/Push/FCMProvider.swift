@@ -36,7 +36,7 @@ final class FCMProvider: PushProviderWithConnections {
                 throw PushConfigurationError(
                     description: "--fcm-service-account \(settings.serviceAccountFile): token_uri is not a URL")
             }
-            tls = try PushHTTP.tlsConfiguration(caFile: settings.caFile, flag: "--fcm-ca-file")
+            tls = try OutboundTLS.configuration(caFile: settings.caFile, flag: "--fcm-ca-file")
         }
     }
 

@@ -94,20 +94,6 @@ enum PushHTTP {
         var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: body)) }
     }
 
-    /// TLS for one push service: the system's trust roots plus the certificates of `caFile` (a local fake's
-    /// CA, SPEC §1 `--apns-ca-file`, `--fcm-ca-file`), read now so that a bad file fails at start-up.
-    static func tlsConfiguration(caFile: String?, flag: String) throws -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile {
-            let certificates = try? NIOSSLCertificate.fromPEMFile(caFile)
-            guard let certificates, !certificates.isEmpty else {
-                throw PushConfigurationError(description: "\(flag) \(caFile): no readable PEM certificate")
-            }
-            tls.additionalTrustRoots = [.certificates(certificates)]
-        }
-        return tls
-    }
-
     /// A connection pool of its own for one push service: HTTP/2 when the server offers it over ALPN (AHC's
     /// default; APNs requires it), no redirects, ``timeout``.
     static func makeClient(tls: TLSConfiguration) -> HTTPClient {
