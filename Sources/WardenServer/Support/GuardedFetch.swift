@@ -71,7 +71,8 @@ struct GuardedFetch: Sendable {
             throw Failure(description: "\(host) resolves to \(ip), a private or local address")
         }
         var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(3), read: .seconds(3)))
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(3), read: .seconds(3)))
         if let ip = address.ipAddress, IPAddress(host) == nil { configuration.dnsOverride = [host: ip] }
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         let result: Result<Answer, Failure>
