@@ -120,6 +120,7 @@ public func buildApplication(
             runtime.eventLog, CacheRefreshService(runtime: runtime), runtime.deliveries,
             HousekeepingService(runtime: runtime),
             IPDatabaseReloadService(ipIntelligence: runtime.ipIntelligence, logger: runtime.logger),
+            MetricsSampler(store: runtime.store, clock: runtime.clock, logger: runtime.logger),
         ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress) },
         logger: runtime.logger

@@ -19,7 +19,11 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from wardenlib import HTTP_TIMEOUT, Warden, expect_status, json_of
+import pytest
+
+from cibalib import ciba_app, decide, poll, start_request
+from pkcelib import LoginFailed, authorize_url, create_public_client, fake_callback, hosted_login, new_verifier
+from wardenlib import HTTP_TIMEOUT, Warden, expect_status, json_of, wait_until
 
 
 def test_health_and_readiness(warden):
@@ -51,6 +55,60 @@ def test_metrics_count_requests_by_route_and_status_and_tokens_by_grant(warden):
     assert metric(text, "hb_requests", http_route="/oauth/token", http_response_status_code="401") >= 1
     assert re.search(r"^http_server_request_duration_bucket\{.*http_route=\"/oauth/token\"", text, re.M), \
         "no latency histogram for /oauth/token"
+
+
+def test_metrics_an_operator_alerts_on(warden, smtp_sink):
+    """README "Metrics": sign-ins by outcome, CIBA requests by outcome, deliveries by kind and outcome, the event
+    log's queue and write latency, and the gauges sampled from storage (present from the first sample at start)."""
+    def scrape() -> str:
+        return expect_status(warden.http.get(warden.url("metrics"), timeout=HTTP_TIMEOUT), 200).text
+
+    def delta(after: str, before: str, name: str, **labels: str) -> float:
+        return metric(after, name, **labels) - metric(before, name, **labels)
+
+    app = ciba_app(warden)
+    client = create_public_client(warden, [fake_callback()])
+    url = lambda: authorize_url(warden, client["client_id"], client["callbacks"][0],  # noqa: E731
+                                verifier=new_verifier())
+    before = scrape()
+    with pytest.raises(LoginFailed):
+        hosted_login(warden, url(), redirect_uri=client["callbacks"][0], email=app.user.email, password="wrong")
+    hosted_login(warden, url(), redirect_uri=client["callbacks"][0], email=app.user.email,
+                 password=app.user.password)
+    after = scrape()
+    assert delta(after, before, "warden_sign_ins_total", outcome="failure") == 1, after
+    assert delta(after, before, "warden_sign_ins_total", outcome="success") == 1, after
+
+    before = after
+    approved, approved_form = start_request(warden, app)
+    denied, denied_form = start_request(warden, app)
+    for auth_req_id, form, action in ((approved, approved_form, "approve"), (denied, denied_form, "deny")):
+        mail = smtp_sink.wait_for_mail(app.user.email, containing=form["binding_message"])
+        decide(warden, mail.link(warden.issuer), app.user, action)
+    expect_status(poll(warden, app, approved), 200)
+    expect_status(poll(warden, app, denied), 400)
+    after = wait_until(lambda: (lambda text: text if delta(text, before, "warden_deliveries_total", kind="ciba_mail",
+                                                              outcome="sent") >= 2 else None)(scrape()),
+                       timeout=5, what="two approval e-mails counted as sent")
+    for outcome, count in (("started", 2), ("approved", 1), ("denied", 1), ("redeemed", 1), ("refused", 0)):
+        assert delta(after, before, "warden_ciba_requests_total", outcome=outcome) == count, (outcome, after)
+
+    for gauge in ("warden_ciba_pending_requests", "warden_ciba_expired_requests", "warden_event_log_queue_depth"):
+        assert re.search(rf"^{gauge} \d", after, re.M), f"no {gauge} in /metrics"
+    assert re.search(r'^warden_delivery_queue_depth\{kind="push"\} \d', after, re.M), "no push queue depth"
+    assert re.search(r"^warden_event_log_write_seconds_count \d", after, re.M), "no event log write latency"
+
+    # The example dashboard and the README name only metrics that exist (MFA's appear with its first event).
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "docs", "grafana-dashboard.json"), encoding="utf-8") as f:
+        exprs = " ".join(t["expr"] for p in json.load(f)["panels"] for t in p["targets"])
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        section = f.read().split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    named = {re.sub(r"_(bucket|count|sum)$", "", name)
+             for name in re.findall(r"\b((?:warden|hb|http_server)_[a-z_]+)", exprs + section)} - {"warden_mfa_total"}
+    served = {re.sub(r"_(bucket|count|sum)$", "", line.split("{")[0].split(" ")[0])
+              for line in after.splitlines() if line and not line.startswith("#")}
+    assert named - served == set(), f"named but not served: {sorted(named - served)}"
 
 
 def test_every_response_carries_a_request_id(warden):

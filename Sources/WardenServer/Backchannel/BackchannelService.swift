@@ -110,6 +110,7 @@ struct BackchannelService: Sendable {
         let decision = try await requests.decideBackchannelRequest(
             id: request.id, approved: approved, at: clock.now())
         guard case .decided(let decided) = decision else { return decision }
+        OperationalMetrics.cibaDecided(approved: approved)
         polls.markUnverified(decided.id)
         await announcements.announce(.backchannelDecided(requestID: decided.id))
         if decided.ping != nil {

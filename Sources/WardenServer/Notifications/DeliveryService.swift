@@ -151,6 +151,7 @@ public final class DeliveryService: Service {
         }
         do {
             try await handler.deliver(job)
+            OperationalMetrics.delivery(job.kind, .sent)
             try await store.deleteDeliveryJob(id: job.id)
             return
         } catch let failure as DeliveryFailure {
@@ -167,6 +168,7 @@ public final class DeliveryService: Service {
             await giveUp(job, handler: handler, reason: "\(error)")
             return
         }
+        OperationalMetrics.delivery(job.kind, .retried)
         logger.warning(
             "delivery failed; will retry",
             metadata: [
@@ -182,6 +184,7 @@ public final class DeliveryService: Service {
     }
 
     private func giveUp(_ job: DeliveryJob, handler: any DeliveryHandler, reason: String) async {
+        OperationalMetrics.delivery(job.kind, .failed)
         logger.error(
             "delivery abandoned",
             metadata: [

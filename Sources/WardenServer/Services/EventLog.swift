@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 public import ServiceLifecycle
 import Synchronization
 public import WardenCore
@@ -15,6 +16,11 @@ public final class EventLog: Service {
     private let clock: any WardenClock
     /// The most events held while storage is unavailable; beyond it the oldest are dropped.
     private static let capacity = 100_000
+    /// README "Metrics": events waiting to be written (sampled at each flush), the time of each batch write, and
+    /// the events dropped at ``capacity``.
+    private let queueDepth = Gauge(label: "warden_event_log_queue_depth")
+    private let writeDuration = Metrics.Timer(label: "warden_event_log_write_seconds")
+    private let droppedEvents = Counter(label: "warden_event_log_dropped_total")
 
     init(store: any LogStore, retentionDays: Int, clock: any WardenClock, logger: Logger) {
         self.store = store
@@ -34,6 +40,7 @@ public final class EventLog: Service {
     /// never blocks and never throws.
     public func record(_ event: WardenCore.LogEvent) {
         let event = event.truncated
+        OperationalMetrics.observe(event.type)
         if Self.securityTypes.contains(event.type) {
             var metadata: Logger.Metadata = ["type": "\(event.type.rawValue)"]
             if let clientID = event.clientID {
@@ -43,10 +50,13 @@ public final class EventLog: Service {
             if let ip = event.ip { metadata["ip"] = "\(ip)" }
             logger.notice("\(event.description ?? event.type.rawValue)", metadata: metadata)
         }
-        buffer.withLock { events in
-            if events.count >= Self.capacity { events.removeFirst(events.count - Self.capacity + 1) }
+        let dropped = buffer.withLock { events in
+            let excess = max(0, events.count - Self.capacity + 1)
+            if excess > 0 { events.removeFirst(excess) }
             events.append(event)
+            return excess
         }
+        if dropped > 0 { droppedEvents.increment(by: dropped) }
     }
 
     /// Writes what is queued now (also used by tests and at shutdown).
@@ -55,14 +65,18 @@ public final class EventLog: Service {
             defer { events.removeAll(keepingCapacity: true) }
             return events
         }
+        queueDepth.record(batch.count)
         guard !batch.isEmpty else { return }
         for start in stride(from: 0, to: batch.count, by: 500) {
             let slice = Array(batch[start..<min(start + 500, batch.count)])
+            let started = ContinuousClock.now
             do {
                 try await store.appendLogs(slice)
+                writeDuration.record(duration: ContinuousClock.now - started)
             } catch {
                 logger.error("event log write failed", metadata: ["error": "\(error)", "events": "\(slice.count)"])
                 buffer.withLock { $0.insert(contentsOf: slice, at: 0) }
+                queueDepth.record(buffer.withLock { $0.count })
                 return
             }
         }
