@@ -20,7 +20,8 @@ struct GaugeStoreTests {
             createdAt: createdAt, expiresAt: createdAt.addingTimeInterval(lifetime))
     }
 
-    @Test("pending and expired undecided requests are told apart; decided ones are not counted",
+    @Test(
+        "pending and expired undecided requests are told apart; decided ones are not counted",
         arguments: TestDatabase.available)
     func undecidedRequests(database: TestDatabase) async throws {
         try await database.withStore { store in
