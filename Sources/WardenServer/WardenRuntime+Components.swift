@@ -37,12 +37,28 @@ extension WardenRuntime {
         return GrantRegistry(
             handlers: [
                 ClientCredentialsGrant(tenant: cache, issuer: issuer),
-                AuthorizationCodeGrantHandler(codes: store, familyRevocation: revocation, issuer: issuer, clock: clock),
+                makeAuthorizationCodeGrant(issuer: issuer),
                 refresh,
                 CIBAGrant(requests: store, polls: backchannelPolls, issuer: issuer, clock: clock),
                 sessionTransfer(.tokenExchange),
             ],
             sessionTransfer: sessionTransfer(.refreshToken))
+    }
+
+    /// The `authorization_code` grant: the token endpoint's, and the admin console's (SPEC §14), which redeems its
+    /// own codes in process.
+    func makeAuthorizationCodeGrant(issuer: TokenIssuer) -> AuthorizationCodeGrantHandler {
+        AuthorizationCodeGrantHandler(
+            codes: store, familyRevocation: refreshTokenFamilyRevocation, issuer: issuer, clock: clock)
+    }
+
+    /// The admin console (SPEC §14) with the pieces it uses.
+    func makeConsoleController() -> ConsoleController {
+        ConsoleController(
+            sessions: ConsoleSessions(artefacts: store, clock: clock, secureCookies: !configuration.isPlainHTTP),
+            codes: makeAuthorizationCodeGrant(issuer: makeTokenIssuer()), logins: store, users: store, roles: store,
+            activity: store, tenant: cache, store: store, clock: clock, issuer: issuer,
+            trustedProxies: trustedProxies)
     }
 
     /// The life of a CIBA request: `/bc-authorize`, the approval page and the devices' answers.

@@ -12,7 +12,7 @@ extension QRCode {
     public func svg(moduleSize: Int = 4, title: String) -> String {
         let extent = size + 2 * Self.quietZone
         let pixels = extent * max(1, moduleSize)
-        let label = Self.xmlEscaped(title)
+        let label = MarkupText.escaped(title)
         var path = ""
         for row in 0..<size {
             var column = 0
@@ -35,22 +35,5 @@ extension QRCode {
             <path fill="#000" d="\(path)"/>\
             </svg>
             """
-    }
-
-    /// `text` with the five XML special characters replaced by entity references, safe in content and attributes.
-    static func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

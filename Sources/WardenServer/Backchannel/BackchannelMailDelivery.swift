@@ -120,31 +120,31 @@ struct BackchannelMailDelivery: DeliveryHandler {
             """
         var html = """
             <!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1c2430">
-            <p><strong>\(escape(clientName))</strong> asks for your approval.</p>
+            <p><strong>\(MarkupText.escaped(clientName))</strong> asks for your approval.</p>
             <p style="padding:12px;background:#eef3fd;border-radius:8px;font-size:18px;font-weight:600">\
-            \(escape(bindingMessage))</p>
+            \(MarkupText.escaped(bindingMessage))</p>
             <p style="color:#4a5568">Check that this matches what the application shows.</p>
 
             """
         if let audience = request.audience {
-            html += "<p>Access to <strong>\(escape(DisplayText.clean(audience)))</strong></p>\n"
+            html += "<p>Access to <strong>\(MarkupText.escaped(DisplayText.clean(audience)))</strong></p>\n"
         }
         if !scopes.isEmpty {
-            html += "<ul>" + scopes.map { "<li>Permission: \(escape($0))</li>" }.joined() + "</ul>\n"
+            html += "<ul>" + scopes.map { "<li>Permission: \(MarkupText.escaped($0))</li>" }.joined() + "</ul>\n"
         }
         for section in sections {
-            html += "<p style=\"margin:16px 0 4px;font-weight:600\">\(escape(section.heading))</p>\n<table>"
+            html += "<p style=\"margin:16px 0 4px;font-weight:600\">\(MarkupText.escaped(section.heading))</p>\n<table>"
             for row in section.rows {
                 html +=
-                    "<tr><td style=\"padding:2px 12px 2px \(row.depth * 16)px;color:#4a5568\">\(escape(row.label))</td>"
-                    + "<td style=\"padding:2px 0;font-weight:600\">\(escape(row.value))</td></tr>"
+                    "<tr><td style=\"padding:2px 12px 2px \(row.depth * 16)px;color:#4a5568\">\(MarkupText.escaped(row.label))</td>"
+                    + "<td style=\"padding:2px 0;font-weight:600\">\(MarkupText.escaped(row.value))</td></tr>"
             }
             html += "</table>\n"
         }
         html += """
-            <p><a href="\(escape(link))" style="display:inline-block;padding:12px 20px;background:#2b59c3;\
+            <p><a href="\(MarkupText.escaped(link))" style="display:inline-block;padding:12px 20px;background:#2b59c3;\
             color:#fff;border-radius:8px;text-decoration:none;font-weight:600">Review and approve</a></p>
-            <p style="color:#4a5568">The link works until \(escape(expiry)). If you did not expect this request, \
+            <p style="color:#4a5568">The link works until \(MarkupText.escaped(expiry)). If you did not expect this request, \
             deny it.</p>
             </body></html>
 
@@ -152,20 +152,5 @@ struct BackchannelMailDelivery: DeliveryHandler {
         return MailMessage(
             from: from, to: [to], subject: "\(clientName) asks for your approval: \(bindingMessage)",
             text: text, html: html)
-    }
-
-    private static func escape(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

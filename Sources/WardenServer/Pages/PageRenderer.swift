@@ -8,18 +8,10 @@ import NIOCore
 /// Renders the hosted pages from ``PageTemplates`` with swift-mustache, as `text/html` responses that are
 /// never cached and never framed.
 struct PageRenderer: Sendable {
-    /// The templates are constants: parsed once per process.
-    static let shared = PageRenderer(tenant: "Warden")
-
-    /// The tenant name shown on every page.
-    let tenant: String
-    private let library: MustacheLibrary
-    private let securityPolicy: String
-
-    private init(tenant: String) {
-        self.tenant = tenant
-        let sources: [String: String] = [
-            "layout": PageTemplates.layout,
+    /// The hosted pages. The templates are constants: parsed once per process.
+    static let shared = PageRenderer(
+        tenant: "Warden", css: Stylesheet.css,
+        templates: [
             LoginPage.template: PageTemplates.login,
             ConsentPage.template: PageTemplates.consent,
             ErrorPage.template: PageTemplates.error,
@@ -31,19 +23,34 @@ struct PageRenderer: Sendable {
             EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
             HomePage.template: HomePage.source,
             LogoutConfirmationPage.template: LogoutConfirmationPage.source,
-        ]
+        ])
+
+    /// The tenant name shown on every page.
+    let tenant: String
+    private let css: String
+    private let library: MustacheLibrary
+    private let securityPolicy: String
+
+    /// A renderer of `templates` (by name; each extends `layout`, the hosted pages' unless `templates` has its
+    /// own) inlining `css`, which the Content-Security-Policy allows by its hash.
+    init(tenant: String, css: String, templates: [String: String]) {
+        self.tenant = tenant
+        self.css = css
+        let sources = ["layout": PageTemplates.layout, ErrorPage.template: PageTemplates.error].merging(templates) {
+            _, own in own
+        }
         // The sources are constants of this module; a parse error is a programming error.
         library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })
         // No form-action: a login form ends in a redirect to the application, which form-action would block.
         securityPolicy =
-            "default-src 'none'; style-src '\(Self.hash(Stylesheet.css))'; "
+            "default-src 'none'; style-src '\(Self.hash(css))'; "
             + "script-src '\(Self.hash(FormPostPage.script))'; img-src 'self' data:; "
             + "frame-ancestors 'none'; base-uri 'none'"
     }
 
     /// The page as an HTML response with the page's status.
     func response(_ page: some Page) -> Response {
-        let envelope = Envelope(tenant: tenant, css: Stylesheet.css, page: page)
+        let envelope = Envelope(tenant: tenant, css: css, page: page)
         let html = library.render(envelope, withTemplate: type(of: page).template) ?? ""
         return Response(
             status: page.status,

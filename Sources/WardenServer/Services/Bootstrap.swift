@@ -71,6 +71,7 @@ public struct Bootstrap: Sendable {
                     id: RandomToken.identifier(prefix: "cgr_", length: 16), clientID: client.client.clientID,
                     audience: audience, scope: ManagementScopes.all))
         }
+        try await ensureConsole()
         try await runtime.cache.reload()
         outcome.managementClientID = client.client.clientID
         return outcome

@@ -60,6 +60,8 @@ public struct DemoTenant: Sendable {
                 user: profile, passwordHash: Bcrypt.hash(Self.userPassword, cost: runtime.configuration.bcryptCost))
             try await store.insertUser(user)
         }
+        // SPEC §14: the demo's alice is an admin of the console.
+        try await Bootstrap(runtime: runtime).makeAdmin(userID: user.user.userID)
         try await insertBankAPI(identifier: Self.apiIdentifier, name: "Demo Bank API")
         try await insertBankAPI(identifier: Self.mcpBankResource, name: "Demo MCP Bank")
         let callback = Self.callback(issuer: runtime.issuer)

@@ -1,0 +1,203 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// The admin console at `{issuer}admin/` (SPEC §14). The console is a first-party OAuth client of this very
+/// server: `/admin/login` sends the browser through the hosted login with PKCE (client `warden-console`), the
+/// callback redeems the code through the authorization-code grant itself, and only a user holding the role
+/// `warden:admin` gets a console session (``ConsoleSessions``); anyone else gets the 403 page. Every request
+/// checks the role and the user again, so taking the role away or blocking the user ends their access at once.
+struct ConsoleController: Sendable {
+    static let loginKind = "console_login"
+    static let stateCookie = "warden_console_state"
+    static let loginLifetime: Double = 600
+
+    let sessions: ConsoleSessions
+    /// Redeems the console's authorization codes (the token endpoint's own `authorization_code` handler).
+    let codes: any GrantHandler
+    let logins: any ArtefactStore
+    let users: any UserStore
+    let roles: any RoleStore
+    let activity: any ActivityStore
+    let tenant: TenantCache
+    let store: any WardenStore
+    let clock: any WardenClock
+    /// `{issuer}` with its trailing slash.
+    let issuer: String
+    let trustedProxies: [CIDR]
+
+    init(
+        sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
+        roles: any RoleStore, activity: any ActivityStore, tenant: TenantCache, store: any WardenStore,
+        clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
+    ) {
+        self.sessions = sessions
+        self.codes = codes
+        self.logins = logins
+        self.users = users
+        self.roles = roles
+        self.activity = activity
+        self.tenant = tenant
+        self.store = store
+        self.clock = clock
+        self.issuer = issuer
+        self.trustedProxies = trustedProxies
+    }
+
+    /// `{issuer path}admin/`: where the console's pages and cookies live.
+    var base: String { (URL(string: issuer)?.path ?? "/").appendingSlash + "admin/" }
+    var callback: String { issuer + "admin/callback" }
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        let admin = router.group("admin")
+        admin.get("/") { request, context in
+            await page(request, context) { chrome in
+                let since = Date(timeIntervalSince1970: (floor(clock.now().timeIntervalSince1970 / 3600) - 23) * 3600)
+                let counts = try await activity.hourlyEventCounts(of: ActivityChart.allTypes, since: since)
+                return ConsoleOverviewPage(
+                    chrome: chrome, charts: ActivityChart.overview.map { $0.render(counts, now: clock.now()) })
+            }
+        }
+        admin.get("login") { _, context in
+            await HostedPages.respond(context, store: store) { try await startLogin() }
+        }
+        admin.get("callback") { request, context in
+            await HostedPages.respond(context, store: store) { try await finishLogin(request, context) }
+        }
+        admin.post("logout") { request, context in
+            await HostedPages.respond(context, store: store) { try await logout(request) }
+        }
+    }
+
+    // MARK: Pages
+
+    /// Renders the page `make` builds for a signed-in admin; otherwise the redirect to sign in, or the 403 page.
+    private func page(
+        _ request: Request, _ context: WardenRequestContext, current: String = "Overview",
+        _ make: @Sendable (ConsoleChrome) async throws -> some Page
+    ) async -> Response {
+        await HostedPages.respond(context, store: store) {
+            guard let (session, rotated) = try await sessions.resume(request) else {
+                return Response.redirect(to: base + "login", type: .found)
+            }
+            let user = try await admin(session.userID)
+            let chrome = ConsoleChrome(
+                base: base, adminEmail: user.email ?? user.userID, csrf: session.csrf,
+                navigation: ConsoleChrome.navigation(base: base, current: current))
+            var response = ConsolePages.renderer.response(try await make(chrome))
+            if let rotated { response.setCookie(rotated) }
+            return response
+        }
+    }
+
+    /// The user behind a console session, when they may use the console now; the 403 page otherwise.
+    private func admin(_ userID: String) async throws -> User {
+        guard let record = try await users.user(id: userID), !record.user.blocked,
+            try await roles.roles(ofUser: userID).contains(where: { $0.name == Bootstrap.adminRoleName })
+        else { throw ConsolePages.forbidden(base: base) }
+        return record.user
+    }
+
+    // MARK: Sign-in
+
+    /// A fresh PKCE pair and state, remembered for ten minutes and bound to this browser by a cookie, and the
+    /// redirect to `/authorize`.
+    private func startLogin() async throws -> Response {
+        let state = RandomToken.make()
+        let verifier = RandomToken.make(bytes: 32)
+        try await logins.putArtefact(
+            kind: Self.loginKind, hash: SecretHash.sha256Hex(state), payload: verifier,
+            expiresAt: clock.now().addingTimeInterval(Self.loginLifetime))
+        let location = Self.url(
+            issuer + "authorize",
+            [
+                ("response_type", "code"), ("client_id", Bootstrap.consoleClientID), ("redirect_uri", callback),
+                ("scope", "openid profile email"), ("state", state),
+                ("code_challenge", SecretHash.sha256Base64URL(verifier)),
+                ("code_challenge_method", CodeChallenge.s256),
+            ])
+        var response = Response.redirect(to: location, type: .found)
+        response.setCookie(stateCookie(state, maxAge: Int(Self.loginLifetime)))
+        return response
+    }
+
+    /// The end of the login: the state must be this browser's and unused, the code is redeemed with its
+    /// verifier, and the signed-in user must be an admin.
+    private func finishLogin(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let state = query["state"].map(String.init), let cookie = request.cookies[Self.stateCookie]?.value,
+            SecretHash.constantTimeEquals(state, cookie),
+            case .consumed(let verifier) = try await logins.consumeArtefact(
+                kind: Self.loginKind, hash: SecretHash.sha256Hex(state), now: clock.now())
+        else { throw ConsolePages.staleLogin(base: base) }
+        if let error = query["error"].map(String.init) {
+            throw ConsolePages.loginFailed(base: base, reason: query["error_description"].map(String.init) ?? error)
+        }
+        guard let code = query["code"].map(String.init),
+            let client = try await tenant.client(id: Bootstrap.consoleClientID)
+        else { throw ConsolePages.staleLogin(base: base) }
+        let parameters = RequestParameters([
+            "grant_type": GrantType.authorizationCode.rawValue, "code": code, "redirect_uri": callback,
+            "code_verifier": verifier, "client_id": Bootstrap.consoleClientID,
+        ])
+        let tokens: TokenResponse
+        do {
+            tokens = try await codes.exchange(
+                TokenRequest(
+                    parameters: parameters, client: client,
+                    ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+                    userAgent: request.headers[.userAgent]))
+        } catch let error as OAuthError {
+            throw ConsolePages.loginFailed(base: base, reason: error.description)
+        }
+        // The ID token was signed by this process a moment ago and never left it: its claims are read as they are.
+        guard case .string(let idToken)? = tokens.members.first(where: { $0.0 == "id_token" })?.1,
+            case .string(let userID)? = try CompactJWS(parsing: idToken).payload["sub"]
+        else { throw ErrorPage.serverError }
+        _ = try await admin(userID)
+        let (_, sessionCookie) = try await sessions.start(userID: userID, idToken: idToken)
+        var response = Response.redirect(to: base, type: .found)
+        response.setCookie(sessionCookie)
+        response.setCookie(stateCookie("", maxAge: 0))
+        return response
+    }
+
+    /// Ends the console session and the SSO session behind it (RP-initiated logout with the session's ID token
+    /// as `id_token_hint`, back to the console, which then asks for a sign-in).
+    private func logout(_ request: Request) async throws -> Response {
+        let form = try await HostedPages.readForm(request)
+        guard let (session, _) = try await sessions.resume(request) else {
+            return Response.redirect(to: base, type: .found)
+        }
+        guard let field = form["csrf"], SecretHash.constantTimeEquals(field, session.csrf) else {
+            throw ConsolePages.forgedForm(base: base)
+        }
+        let cleared = try await sessions.end(request)
+        let location = Self.url(
+            issuer + "oidc/logout",
+            [("id_token_hint", session.idToken), ("post_logout_redirect_uri", issuer + "admin/")])
+        var response = Response.redirect(to: location, type: .normal)
+        response.setCookie(cleared)
+        return response
+    }
+
+    /// `address` with `query` (values percent-encoded by URLComponents: none of them holds a `+`).
+    private static func url(_ address: String, _ query: [(String, String)]) -> String {
+        var components = URLComponents(string: address)
+        components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components?.string ?? address
+    }
+
+    private func stateCookie(_ value: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: Self.stateCookie, value: value, maxAge: maxAge, path: base, secure: sessions.secureCookies,
+            httpOnly: true, sameSite: .lax)
+    }
+}
+
+extension String {
+    /// The string ending with exactly one `/`.
+    fileprivate var appendingSlash: String { hasSuffix("/") ? self : self + "/" }
+}

@@ -1,0 +1,158 @@
+import HTTPTypes
+
+/// What every console page shows around its content (SPEC §14): the signed-in admin, the navigation and the
+/// sign-out form with the session's CSRF token.
+struct ConsoleChrome: Sendable {
+    /// `{issuer-path}admin/`: every console link starts here.
+    var base: String
+    var adminEmail: String
+    var csrf: String
+    var navigation: [NavigationItem]
+
+    struct NavigationItem: Sendable {
+        var name: String
+        var href: String
+        /// `aria-current="page"` on the link of the page shown.
+        var current: Bool
+    }
+
+    /// The console's sections, the one named `current` marked.
+    static func navigation(base: String, current: String) -> [NavigationItem] {
+        [("Overview", "")].map { NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current) }
+    }
+}
+
+/// The overview (SPEC §14): sign-ins, token issuance by grant and CIBA outcomes over the last 24 hours.
+struct ConsoleOverviewPage: Page {
+    static let template = "console_overview"
+    let title = "Overview"
+    var chrome: ConsoleChrome
+    var charts: [ActivityChart.Rendered]
+}
+
+/// The console's templates and stylesheet: the hosted pages' look, widened for tables and charts, usable at
+/// 390 px (the navigation wraps, charts scale with the width).
+enum ConsoleTemplates {
+    static let all: [String: String] = [
+        "layout": layout,
+        ConsoleOverviewPage.template: overview,
+    ]
+
+    static let layout = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{page.title}} · {{tenant}} console</title>
+        <style>{{{css}}}</style>
+        </head>
+        <body>
+        <header>
+        <p class="brand">{{tenant}} console</p>
+        {{#page.chrome}}
+        <nav aria-label="Console sections"><ul>
+        {{#navigation}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{name}}</a></li>{{/navigation}}
+        </ul></nav>
+        <form class="signout" method="post" action="{{base}}logout">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <span class="admin">{{adminEmail}}</span>
+        <button type="submit" class="link">Sign out</button>
+        </form>
+        {{/page.chrome}}
+        </header>
+        <main>
+        <h1>{{page.title}}</h1>
+        {{$content}}{{/content}}
+        </main>
+        </body>
+        </html>
+
+        """
+
+    static let overview = """
+        {{<layout}}{{$content}}{{#page}}
+        <p class="hint">The last 24 hours, by hour (UTC), from the event log.</p>
+        <div class="charts">
+        {{#charts}}
+        <section class="card">
+        <h2>{{title}} <span class="total">{{total}}</span></h2>
+        {{{svg}}}
+        <ul class="legend">
+        {{#legend}}<li><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="{{color}}"/></svg> {{name}}: <strong>{{total}}</strong></li>{{/legend}}
+        </ul>
+        </section>
+        {{/charts}}
+        </div>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
+    static let css = """
+        *{box-sizing:border-box}
+        body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef1f5;\
+        color:#1c2430}
+        header{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.75rem 1rem;background:#1c2430;\
+        color:#fff}
+        header .brand{margin:0;font-weight:700}
+        header nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0;list-style:none}
+        header a{color:#dbe4ff;text-decoration:none}
+        header a[aria-current=page]{color:#fff;font-weight:600;text-decoration:underline}
+        header a:focus,header button:focus{outline:2px solid #fbd38d;outline-offset:2px}
+        .signout{margin-left:auto;display:flex;align-items:center;gap:.75rem}
+        .signout .admin{color:#cbd5e0;overflow-wrap:anywhere}
+        button{font:inherit;padding:.5rem 1rem;border:0;border-radius:.5rem;background:#2b59c3;color:#fff;\
+        font-weight:600;cursor:pointer}
+        button.link{padding:.25rem .5rem;background:transparent;color:#dbe4ff;text-decoration:underline}
+        main{max-width:72rem;margin:0 auto;padding:1rem}
+        h1{margin:.5rem 0 1rem;font-size:1.5rem}
+        h2{margin:0 0 .5rem;font-size:1.1rem}
+        .hint,.advice{color:#4a5568}
+        .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
+        .card{padding:1rem;background:#fff;border-radius:.75rem;box-shadow:0 2px 12px rgba(0,0,0,.08)}
+        .card svg[role=img]{display:block;width:100%;height:auto}
+        .total{float:right;color:#4a5568;font-weight:600}
+        .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.5rem 0 0;padding:0;list-style:none;\
+        font-size:.875rem}
+        p{overflow-wrap:anywhere}
+        """
+}
+
+/// The console's renderer and the pages of its failures, each saying what to do next.
+enum ConsolePages {
+    static let renderer = PageRenderer(tenant: "Warden", css: ConsoleTemplates.css, templates: ConsoleTemplates.all)
+
+    /// A signed-in user without the `warden:admin` role, or blocked.
+    static func forbidden(base: String) -> ErrorPage {
+        ErrorPage(
+            title: "Not an administrator",
+            message: "This account may not use the Warden console.",
+            advice: "Ask an administrator to give it the warden:admin role (or run `warden users create --admin` "
+                + "on the server), then open \(base) again.",
+            status: .forbidden)
+    }
+
+    /// A callback without this browser's unused state: an old, repeated or forged sign-in.
+    static func staleLogin(base: String) -> ErrorPage {
+        ErrorPage(
+            title: "Sign-in expired",
+            message: "This sign-in to the console was already used, has expired, or started in another browser.",
+            advice: "Open \(base) to sign in again.", status: .badRequest)
+    }
+
+    /// The authorization server refused the sign-in, or the code could not be redeemed.
+    static func loginFailed(base: String, reason: String) -> ErrorPage {
+        ErrorPage(
+            title: "Sign-in failed", message: "The sign-in to the console did not complete: \(reason)",
+            advice: "Open \(base) to try again.", status: .badRequest)
+    }
+
+    /// A console form posted without the session's CSRF token.
+    static func forgedForm(base: String) -> ErrorPage {
+        ErrorPage(
+            title: "Form expired",
+            message: "This form did not come from your console session, or the session changed since it was shown.",
+            advice: "Nothing was changed. Go back to \(base), reload the page and submit it again.",
+            status: .forbidden)
+    }
+}

@@ -1,0 +1,63 @@
+import WardenCore
+import WardenWire
+
+/// The admin console's pieces (SPEC §14), made at every start: the first-party public client `warden-console`
+/// (PKCE, its callback and sign-out return under `{issuer}admin/`, kept in step with the issuer) and the role
+/// `warden:admin` that lets a user in.
+extension Bootstrap {
+    /// The console's client id, fixed so that operators recognise it in logs and in the Management API.
+    static let consoleClientID = "warden-console"
+    /// The role a user needs to sign in to the console.
+    static let adminRoleName = "warden:admin"
+
+    /// The console client as this issuer needs it.
+    static func consoleClient(issuer: String) -> Client {
+        var client = Client(clientID: consoleClientID, name: "Warden Console")
+        client.appType = .regularWeb
+        client.tokenEndpointAuthMethod = TokenEndpointAuthMethod.none
+        client.grantTypes = [.authorizationCode]
+        client.callbacks = [issuer + "admin/callback"]
+        client.allowedLogoutURLs = [issuer + "admin/"]
+        client.clientMetadata = [marker.0: "console"]
+        return client
+    }
+
+    /// Creates the console client and the admin role when missing, and puts the client's URLs back in step with
+    /// the issuer when it changed. Returns the admin role.
+    @discardableResult
+    func ensureConsole() async throws -> Role {
+        let store = runtime.store
+        let now = runtime.clock.now()
+        let wanted = Self.consoleClient(issuer: runtime.issuer)
+        if var existing = try await store.client(id: Self.consoleClientID) {
+            if existing.client.callbacks != wanted.callbacks
+                || existing.client.allowedLogoutURLs != wanted.allowedLogoutURLs
+            {
+                existing.client.callbacks = wanted.callbacks
+                existing.client.allowedLogoutURLs = wanted.allowedLogoutURLs
+                existing.updatedAt = now
+                try await store.updateClient(existing)
+            }
+        } else {
+            try await store.insertClient(ClientRecord(client: wanted, secretHash: nil, createdAt: now, updatedAt: now))
+        }
+        if let role = try await Self.adminRole(in: store) { return role }
+        let role = Role(
+            id: RandomToken.identifier(prefix: "rol_", length: 16), name: Self.adminRoleName,
+            description: "Signs in to the Warden admin console")
+        try await store.insertRole(role)
+        return role
+    }
+
+    /// The `warden:admin` role, when it exists.
+    static func adminRole(in roles: any RoleStore) async throws -> Role? {
+        try await roles.roles(page: nil).items.first { $0.name == adminRoleName }
+    }
+
+    /// Gives `userID` the admin role (the demo's alice, `warden users create --admin`).
+    public func makeAdmin(userID: String) async throws {
+        let role = try await ensureConsole()
+        guard try await !runtime.store.roles(ofUser: userID).contains(where: { $0.id == role.id }) else { return }
+        try await runtime.store.assignRoles([role.id], toUser: userID)
+    }
+}

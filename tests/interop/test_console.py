@@ -1,0 +1,156 @@
+"""SPEC §14: the admin console at {issuer}admin/ — who gets in (the `warden:admin` role, through the hosted login with
+PKCE as the first-party client `warden-console`), the overview's charts, and signing out. The browser is a
+`requests.Session` (cookies, redirects followed by hand); the pages' look is checked in Chromium elsewhere."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from pkcelib import User, create_user, hosted_login, parse_page
+from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, wait_until
+
+ADMIN_ROLE = "warden:admin"
+
+
+def admin_role(warden: Warden) -> dict:
+    roles = json_of(expect_status(warden.mgmt("GET", "roles", params={"per_page": 100}), 200))
+    (role,) = [r for r in roles if r["name"] == ADMIN_ROLE]
+    return role
+
+
+def make_admin(warden: Warden, user: User) -> None:
+    expect_status(warden.mgmt("POST", f"users/{user.user_id}/roles", json={"roles": [admin_role(warden)["id"]]}), 201)
+
+
+def start(warden: Warden, browser: requests.Session) -> str:
+    """GET /admin/ without a session: to /admin/login, which answers with the /authorize redirect."""
+    r = browser.get(warden.url("admin/"), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302 and r.headers["Location"].endswith("/admin/login"), describe(r)
+    r = browser.get(warden.url("admin/login"), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302, describe(r)
+    return r.headers["Location"]
+
+
+def sign_in(warden: Warden, user: User, browser: requests.Session | None = None) -> tuple[requests.Session, str]:
+    """The whole sign-in; returns the browser and the callback URL it was sent to (already used)."""
+    browser = browser or requests.Session()
+    callback = hosted_login(warden, start(warden, browser), redirect_uri=warden.url("admin/callback"),
+                            email=user.email, password=user.password, session=browser)
+    r = browser.get(callback.url, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302 and r.headers["Location"].endswith("/admin/"), describe(r)
+    return browser, callback.url
+
+
+def page(browser: requests.Session, warden: Warden, path: str = "admin/", status: int = 200) -> requests.Response:
+    r = browser.get(warden.url(path), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == status, describe(r)
+    return r
+
+
+def test_bootstrap_makes_the_console_client_and_the_admin_role(warden: Warden):
+    client = json_of(expect_status(warden.mgmt("GET", "clients/warden-console"), 200))
+    assert client["callbacks"] == [warden.url("admin/callback")], client
+    assert client["is_first_party"] is True and client["token_endpoint_auth_method"] == "none", client
+    assert client["grant_types"] == ["authorization_code"], client
+    assert admin_role(warden)["name"] == ADMIN_ROLE
+
+
+def test_an_admin_signs_in_through_the_hosted_login_and_sees_the_overview(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser = requests.Session()
+    authorize = start(warden, browser)
+    query = {k: v[0] for k, v in parse_qs(urlsplit(authorize).query).items()}
+    assert authorize.startswith(warden.url("authorize")), authorize
+    assert query["client_id"] == "warden-console" and query["code_challenge_method"] == "S256", query
+    assert query["redirect_uri"] == warden.url("admin/callback") and query["state"], query
+    sign_in(warden, admin, browser)
+
+    def overview_counts() -> dict | None:
+        html = page(browser, warden).text
+        titles = [unescape(t) for t in re.findall(r"<title id=\"chart-[a-z]+\">([^<]*)</title>", html)]
+        return {t.split(",")[0]: t for t in titles} if len(titles) == 3 else None
+
+    r = page(browser, warden)
+    assert "<h1>Overview</h1>" in r.text and admin.email in r.text, r.text[:500]
+    assert "default-src 'none'" in r.headers["Content-Security-Policy"], r.headers
+    assert r.headers["Cache-Control"] == "no-store" and r.headers["X-Frame-Options"] == "DENY"
+    # The sign-in chart counts what the event log holds: the `s` events of the last 24 hours.
+    succeeded = json_of(expect_status(warden.mgmt("GET", "logs", params={"q": "type:s", "include_totals": "true",
+                                                                        "per_page": 1}), 200))["total"]
+    counts = wait_until(overview_counts, timeout=5, what="three charts")
+    assert counts.keys() == {"Sign-ins", "Tokens issued by grant", "CIBA requests"}, counts
+    assert f"{succeeded} succeeded" in counts["Sign-ins"], (succeeded, counts)
+
+
+def test_a_user_without_the_role_gets_the_403_page(warden: Warden):
+    user = create_user(warden)
+    browser = requests.Session()
+    callback = hosted_login(warden, start(warden, browser), redirect_uri=warden.url("admin/callback"),
+                            email=user.email, password=user.password, session=browser)
+    r = browser.get(callback.url, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403 and "Not an administrator" in r.text and "warden:admin" in r.text, describe(r)
+    assert "warden_console=" not in r.headers.get("Set-Cookie", ""), r.headers
+    page(browser, warden, status=302)  # still no console session: sent to sign in
+
+
+def test_a_used_or_foreign_callback_is_refused(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, used = sign_in(warden, admin)
+    r = browser.get(used, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 400 and "Sign-in expired" in r.text, describe(r)
+    # Another browser (no state cookie) cannot finish a sign-in started here: login CSRF.
+    other = requests.Session()
+    started = requests.Session()
+    callback = hosted_login(warden, start(warden, started), redirect_uri=warden.url("admin/callback"),
+                            email=admin.email, password=admin.password, session=started)
+    r = other.get(callback.url, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 400 and "Sign-in expired" in r.text, describe(r)
+
+
+def test_taking_the_role_away_or_blocking_the_user_ends_access_at_once(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, _ = sign_in(warden, admin)
+    page(browser, warden)
+    role = admin_role(warden)
+    expect_status(warden.mgmt("DELETE", f"users/{admin.user_id}/roles", json={"roles": [role["id"]]}), 204)
+    assert "Not an administrator" in page(browser, warden, status=403).text
+    make_admin(warden, admin)
+    page(browser, warden)
+    expect_status(warden.mgmt("PATCH", f"users/{admin.user_id}", json={"blocked": True}), 200)
+    page(browser, warden, status=403)
+
+
+def test_sign_out_needs_the_csrf_token_and_ends_the_sso_session_too(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, _ = sign_in(warden, admin)
+    form = parse_page(page(browser, warden).text).forms
+    (signout,) = [f for f in form if (f.action or "").endswith("/admin/logout")]
+    r = browser.post(warden.url("admin/logout"), data={"csrf": "forged"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403 and "Form expired" in r.text, describe(r)
+    page(browser, warden)  # a forged sign-out changed nothing
+
+    r = browser.post(warden.url("admin/logout"), data=signout.hidden(), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 303 and "/oidc/logout?" in r.headers["Location"], describe(r)
+    assert "id_token_hint=" in r.headers["Location"], r.headers["Location"]
+    r = browser.get(r.headers["Location"], allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code in (302, 303) and r.headers["Location"] == warden.url("admin/"), describe(r)
+    # No console session and no SSO session: the sign-in asks for the password again.
+    authorize = start(warden, browser)
+    r = browser.get(authorize, allow_redirects=True, timeout=HTTP_TIMEOUT)
+    assert 'name="password"' in r.text, describe(r)
+
+
+@pytest.mark.parametrize("path", ["admin", "admin/"])
+def test_the_console_address_without_a_session_leads_to_sign_in(warden: Warden, path: str):
+    r = requests.get(warden.url(path), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302, describe(r)
+    assert r.headers["Location"].endswith("/admin/") or r.headers["Location"].endswith("/admin/login"), r.headers
