@@ -8,16 +8,19 @@ struct HomePage: Page {
         <p>This is an OAuth 2.0 and OpenID Connect authorization server. Applications sign people in here; there
         is nothing to do on this page.</p>
         <p class="hint">Developers: the <a href="{{discoveryURL}}">OpenID Connect discovery document</a> describes
-        its endpoints.</p>
+        its endpoints. Administrators: <a href="{{consoleURL}}">the Warden console</a>.</p>
         {{/page}}{{/content}}{{/layout}}
         """
     let title = "Warden"
     var discoveryURL: String
+    /// The admin console (SPEC §14).
+    var consoleURL: String
 
     /// Adds `GET /`.
     static func addRoutes(to router: Router<WardenRequestContext>, issuer: String) {
         router.get("/") { _, _ in
-            PageRenderer.shared.response(HomePage(discoveryURL: issuer + ".well-known/openid-configuration"))
+            PageRenderer.shared.response(
+                HomePage(discoveryURL: issuer + ".well-known/openid-configuration", consoleURL: issuer + "admin/"))
         }
     }
 }

@@ -255,7 +255,7 @@ struct ManagementClientsTests {
             #expect(totals["start"] == 2)
             #expect(totals["limit"] == 2)
             #expect(totals["length"] == 2)
-            #expect(totals["total"] == 4)  // the three and the bootstrap management client
+            #expect(totals["total"] == 5)  // the three, the bootstrap management client and the console's (SPEC §14)
             #expect(totals["clients"]?.arrayValue?.count == 2)
             let past = try await admin.expect(.ok, .get, "clients?per_page=50&page=3")
             #expect(past == [])

@@ -24,6 +24,7 @@ struct OpenAPIRoutesTests {
         ("/authorize", "a browser redirect to the hosted login (RFC 6749 §4.1.1), not JSON"),
         ("/u/", "hosted HTML pages (login, consent, approval, enrolment ticket)"),
         ("/demo", "the demo tenant's HTML callback page"),
+        ("/admin", "the admin console's HTML pages and its sign-in redirects (SPEC §14)"),
         ("/oidc/logout", "a browser redirect or an HTML page (RP-Initiated Logout)"),
         ("/metrics", "Prometheus text exposition, not JSON"),
         ("/appliance-mfa/api/device-accounts/{}/stream", "the device stream: a WebSocket upgrade (SPEC §7.5)"),
