@@ -28,7 +28,8 @@ struct ManagementRolesTests {
             #expect(filtered["total"] == 1)
             #expect(filtered["roles"]?.strings("name") == ["Teller"])
             // SPEC §14: bootstrap makes the console's role too.
-            #expect(try await admin.expect(.ok, .get, "roles").strings("name") == ["Auditor", "Teller", "warden:admin"])
+            #expect(
+                try await admin.expect(.ok, .get, "roles").strings("name") == ["Auditor", "Teller", "warden:admin"])
             #expect(try await admin.call(.delete, "roles/\(id)").status == .noContent)
             try await admin.expectError(404, "inexistent_role", .get, "roles/\(id)")
             try await admin.expectError(404, "inexistent_role", .get, "roles/\(id)/permissions")
