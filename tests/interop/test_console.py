@@ -154,3 +154,31 @@ def test_the_console_address_without_a_session_leads_to_sign_in(warden: Warden, 
     r = requests.get(warden.url(path), allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert r.status_code == 302, describe(r)
     assert r.headers["Location"].endswith("/admin/") or r.headers["Location"].endswith("/admin/login"), r.headers
+
+
+def test_the_logs_page_filters_newest_first_follows_and_escapes(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    target = create_user(warden)
+    client = warden.create_client(name='<img src=x onerror=alert(1)> "app"', app_type="non_interactive",
+                                  grant_types=["client_credentials"])
+    api = warden.create_api(identifier=f"https://console-logs-{client['client_id'][:8]}.test/", name="console logs",
+                            scopes=[{"value": "read"}])
+    warden.create_client_grant(client["client_id"], api["identifier"], ["read"])
+    for _ in range(2):
+        expect_status(warden.client_credentials(client["client_id"], "wrong-secret", api["identifier"]), 401)
+    expect_status(warden.client_credentials(client["client_id"], client["client_secret"], api["identifier"]), 200)
+    browser, _ = sign_in(warden, admin)
+    wait_until(lambda: len(json_of(expect_status(warden.mgmt("GET", "logs", params={
+        "q": f'client_id:"{client["client_id"]}"'}), 200))) == 3, what="the client's three events")
+
+    r = page(browser, warden, f"admin/logs?client_id={client['client_id']}")
+    rows = re.findall(r"<tr><td>([^<]+)</td><td><code>([^<]+)</code></td>", r.text)
+    assert [t for _, t in rows] == ["seccft", "feccft", "feccft"], rows  # newest first
+    assert rows[0][0] >= rows[1][0] >= rows[2][0], rows
+    assert "<img src=x" not in r.text and "&lt;img src=x" in r.text, "client name not escaped"
+    assert 'http-equiv="refresh"' not in r.text
+
+    r = page(browser, warden, f"admin/logs?type=fp&user_id={target.user_id}&follow=1")
+    assert "No events match." in r.text and 'http-equiv="refresh" content="5"' in r.text, r.text[-800:]
+    assert f'value="{target.user_id}"' in r.text and 'name="follow" type="checkbox" value="1" checked' in r.text

@@ -21,6 +21,7 @@ struct ConsoleController: Sendable {
     let users: any UserStore
     let roles: any RoleStore
     let activity: any ActivityStore
+    let logs: any LogStore
     let tenant: TenantCache
     let store: any WardenStore
     let clock: any WardenClock
@@ -30,7 +31,7 @@ struct ConsoleController: Sendable {
 
     init(
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
-        roles: any RoleStore, activity: any ActivityStore, tenant: TenantCache, store: any WardenStore,
+        roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, tenant: TenantCache, store: any WardenStore,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
         self.sessions = sessions
@@ -39,6 +40,7 @@ struct ConsoleController: Sendable {
         self.users = users
         self.roles = roles
         self.activity = activity
+        self.logs = logs
         self.tenant = tenant
         self.store = store
         self.clock = clock
@@ -59,6 +61,9 @@ struct ConsoleController: Sendable {
                 return ConsoleOverviewPage(
                     chrome: chrome, charts: ActivityChart.overview.map { $0.render(counts, now: clock.now()) })
             }
+        }
+        admin.get("logs") { request, context in
+            await page(request, context, current: "Logs") { chrome in try await logsPage(request, chrome: chrome) }
         }
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
@@ -90,6 +95,45 @@ struct ConsoleController: Sendable {
             if let rotated { response.setCookie(rotated) }
             return response
         }
+    }
+
+    /// `GET /admin/logs?type=&user_id=&client_id=&page=&follow=1`.
+    private func logsPage(_ request: Request, chrome: ConsoleChrome) async throws -> ConsoleLogsPage {
+        let query = request.uri.queryParameters
+        func field(_ name: String) -> String {
+            let value = query[name[...]].map(String.init) ?? ""
+            return String(value.trimmingCharacters(in: .whitespaces).prefix(200))
+        }
+        let filter = ConsoleLogsPage.Filter(
+            type: field("type"), userID: field("user_id"), clientID: field("client_id"), follow: field("follow") == "1")
+        var terms: [String: [String]] = [:]
+        for (name, value) in [("type", filter.type), ("user_id", filter.userID), ("client_id", filter.clientID)]
+        where !value.isEmpty {
+            terms[name] = [value]
+        }
+        let number = min(max(Int(field("page")) ?? 0, 0), 1000)
+        let found = try await logs.searchLogs(
+            LogFilter(terms: terms), ascending: false,
+            page: PageRequest(page: number, perPage: ConsoleLogsPage.perPage))
+        func link(_ page: Int) -> String {
+            Self.url(
+                base + "logs",
+                [
+                    ("type", filter.type), ("user_id", filter.userID), ("client_id", filter.clientID),
+                    ("follow", filter.follow ? "1" : ""), ("page", String(page)),
+                ].filter { !$0.1.isEmpty })
+        }
+        let rows = found.items.map { event in
+            ConsoleLogsPage.Row(
+                date: RFC3339Timestamp.string(from: event.date), type: event.type.rawValue,
+                description: DisplayText.clean(event.description ?? ""),
+                user: DisplayText.clean(event.userName ?? event.userID ?? ""),
+                client: DisplayText.clean(event.clientName ?? event.clientID ?? ""), ip: event.ip ?? "")
+        }
+        return ConsoleLogsPage(
+            chrome: chrome, filter: filter, rows: rows, newer: number > 0 ? link(number - 1) : nil,
+            older: rows.count == ConsoleLogsPage.perPage ? link(number + 1) : nil, pageNumber: number + 1,
+            refreshSeconds: filter.follow ? 5 : nil)
     }
 
     /// The user behind a console session, when they may use the console now; the 403 page otherwise.

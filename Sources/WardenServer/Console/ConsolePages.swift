@@ -18,7 +18,9 @@ struct ConsoleChrome: Sendable {
 
     /// The console's sections, the one named `current` marked.
     static func navigation(base: String, current: String) -> [NavigationItem] {
-        [("Overview", "")].map { NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current) }
+        [("Overview", ""), ("Logs", "logs")].map {
+            NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
+        }
     }
 }
 
@@ -30,12 +32,45 @@ struct ConsoleOverviewPage: Page {
     var charts: [ActivityChart.Rendered]
 }
 
+/// The event log (SPEC §14 "logs"): newest first, 50 a page, filtered by type, user and client; "follow" reloads
+/// the page every 5 seconds (a `<meta http-equiv="refresh">`, no script).
+struct ConsoleLogsPage: Page {
+    static let template = "console_logs"
+    static let perPage = 50
+    let title = "Logs"
+    var chrome: ConsoleChrome
+    var filter: Filter
+    var rows: [Row]
+    var newer: String?
+    var older: String?
+    var pageNumber: Int
+    /// Seconds between reloads while following.
+    var refreshSeconds: Int?
+
+    struct Filter: Sendable {
+        var type: String
+        var userID: String
+        var clientID: String
+        var follow: Bool
+    }
+
+    struct Row: Sendable {
+        var date: String
+        var type: String
+        var description: String
+        var user: String
+        var client: String
+        var ip: String
+    }
+}
+
 /// The console's templates and stylesheet: the hosted pages' look, widened for tables and charts, usable at
 /// 390 px (the navigation wraps, charts scale with the width).
 enum ConsoleTemplates {
     static let all: [String: String] = [
         "layout": layout,
         ConsoleOverviewPage.template: overview,
+        ConsoleLogsPage.template: logs,
     ]
 
     static let layout = """
@@ -45,6 +80,7 @@ enum ConsoleTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{page.title}} · {{tenant}} console</title>
+        {{#page.refreshSeconds}}<meta http-equiv="refresh" content="{{page.refreshSeconds}}">{{/page.refreshSeconds}}
         <style>{{{css}}}</style>
         </head>
         <body>
@@ -87,6 +123,35 @@ enum ConsoleTemplates {
         {{/page}}{{/content}}{{/layout}}
         """
 
+    static let logs = """
+        {{<layout}}{{$content}}{{#page}}
+        <form class="filters" method="get" action="{{chrome.base}}logs">
+        {{#filter}}
+        <div><label for="type">Event type</label>
+        <input id="type" name="type" value="{{type}}" placeholder="e.g. fp, seccft" aria-describedby="type-hint"></div>
+        <div><label for="user_id">User id</label><input id="user_id" name="user_id" value="{{userID}}"></div>
+        <div><label for="client_id">Client id</label><input id="client_id" name="client_id" value="{{clientID}}"></div>
+        <div class="check"><input id="follow" name="follow" type="checkbox" value="1"{{#follow}} checked{{/follow}}>
+        <label for="follow">Follow (reload every 5 s)</label></div>
+        {{/filter}}
+        <div><button type="submit">Show</button></div>
+        </form>
+        <p id="type-hint" class="hint">Types are the event codes of the Management API's logs: s and f sign-ins, fp wrong
+        password, seccft and seacft tokens, ciba_start_succeeded, gd_auth_succeed, sapi changes…</p>
+        <div class="table"><table>
+        <caption>Events, newest first (page {{pageNumber}})</caption>
+        <thead><tr><th scope="col">Date (UTC)</th><th scope="col">Type</th><th scope="col">Description</th>
+        <th scope="col">User</th><th scope="col">Client</th><th scope="col">IP</th></tr></thead>
+        <tbody>
+        {{#rows}}<tr><td>{{date}}</td><td><code>{{type}}</code></td><td>{{description}}</td><td>{{user}}</td><td>{{client}}</td><td>{{ip}}</td></tr>
+        {{/rows}}
+        {{^rows}}<tr><td colspan="6">No events match.</td></tr>{{/rows}}
+        </tbody></table></div>
+        <nav class="pager" aria-label="Pages">{{#newer}}<a href="{{newer}}">← Newer</a>{{/newer}}
+        {{#older}}<a href="{{older}}">Older →</a>{{/older}}</nav>
+        {{/page}}{{/content}}{{/layout}}
+        """
+
     static let css = """
         *{box-sizing:border-box}
         body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef1f5;\
@@ -115,6 +180,20 @@ enum ConsoleTemplates {
         .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.5rem 0 0;padding:0;list-style:none;\
         font-size:.875rem}
         p{overflow-wrap:anywhere}
+        label{display:block;font-weight:600;margin-bottom:.25rem}
+        input{font:inherit;padding:.5rem;border:1px solid #b8c0cc;border-radius:.5rem;width:100%}
+        .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.75rem;align-items:end}
+        .filters .check{display:flex;gap:.5rem;align-items:center}
+        .filters .check input{width:auto}
+        .filters .check label{margin:0;font-weight:400}
+        .table{overflow-x:auto;background:#fff;border-radius:.75rem;box-shadow:0 2px 12px rgba(0,0,0,.08)}
+        table{width:100%;border-collapse:collapse;font-size:.875rem}
+        caption{text-align:left;padding:.75rem;font-weight:600}
+        th,td{padding:.5rem .75rem;text-align:left;vertical-align:top;border-top:1px solid #e2e8f0;\
+        overflow-wrap:anywhere}
+        code{font-size:.85rem}
+        .pager{display:flex;justify-content:space-between;margin:1rem 0}
+        .pager a{color:#2b59c3}
         """
 }
 
