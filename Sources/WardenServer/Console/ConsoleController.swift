@@ -31,7 +31,8 @@ struct ConsoleController: Sendable {
 
     init(
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
-        roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, tenant: TenantCache, store: any WardenStore,
+        roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, tenant: TenantCache,
+        store: any WardenStore,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
         self.sessions = sessions
