@@ -182,3 +182,49 @@ def test_the_logs_page_filters_newest_first_follows_and_escapes(warden: Warden):
     r = page(browser, warden, f"admin/logs?type=fp&user_id={target.user_id}&follow=1")
     assert "No events match." in r.text and 'http-equiv="refresh" content="5"' in r.text, r.text[-800:]
     assert f'value="{target.user_id}"' in r.text and 'name="follow" type="checkbox" value="1" checked' in r.text
+
+
+def test_the_keys_page_rotates_and_revokes_with_csrf_and_logs_the_admin(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, _ = sign_in(warden, admin)
+    before = warden.jwks_kids()
+    forms = parse_page(page(browser, warden, "admin/keys").text).forms
+    (rotate,) = [f for f in forms if (f.action or "").endswith("/admin/keys/rotate")]
+    r = browser.post(warden.url("admin/keys/rotate"), data={"csrf": "forged"}, allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403 and "Form expired" in r.text, describe(r)
+    assert warden.jwks_kids() == before, "a forged form rotated the keys"
+
+    r = browser.post(warden.url("admin/keys/rotate"), data=rotate.hidden(), allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/admin/keys?done=rotated"), describe(r)
+    after = warden.jwks_kids()
+    assert before < after, (before, after)  # new current keys; the previous ones still published
+    listing = page(browser, warden, "admin/keys?done=rotated").text
+    assert "New current keys were made" in listing
+    revocable = [f for f in parse_page(listing).forms if (f.action or "").endswith("/revoke")]
+    previous = {f.action.rsplit("/", 2)[1] for f in revocable}
+    assert previous and previous <= before, (previous, before)
+
+    kid = sorted(previous)[0]
+    form = next(f for f in revocable if f.action.endswith(f"/{kid}/revoke"))
+    r = browser.post(warden.url(f"admin/keys/{kid}/revoke"), data=form.hidden(), allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 303, describe(r)
+    warden.forget_tokens()  # the cached Management token may have been signed with the revoked key
+    assert kid not in warden.jwks_kids()
+    current = next(iter(after - before))
+    r = browser.post(warden.url(f"admin/keys/{current}/revoke"), data=form.hidden(), allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 409 and "Rotate the keys first" in r.text, describe(r)
+
+    def admin_events() -> list[dict] | None:
+        events = json_of(expect_status(warden.mgmt("GET", "logs", params={
+            "q": f'user_id:"{admin.user_id}" AND client_id:"warden-console"'}), 200))
+        changes = [e for e in events if e["type"] in ("sapi", "fapi")]
+        return changes if len(changes) == 3 else None
+    events = wait_until(admin_events, timeout=5, what="three console events")
+    assert sorted((e["type"], e["description"]) for e in events) == [
+        ("fapi", "Revoke an Application Signing Key"), ("sapi", "Revoke an Application Signing Key"),
+        ("sapi", "Rotate the Application Signing Key")], events

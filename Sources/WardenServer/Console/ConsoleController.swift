@@ -22,6 +22,9 @@ struct ConsoleController: Sendable {
     let roles: any RoleStore
     let activity: any ActivityStore
     let logs: any LogStore
+    let keys: KeyManager
+    let signingKeys: any SigningKeyStore
+    let eventLog: EventLog
     let tenant: TenantCache
     let store: any WardenStore
     let clock: any WardenClock
@@ -31,7 +34,8 @@ struct ConsoleController: Sendable {
 
     init(
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
-        roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, tenant: TenantCache,
+        roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, keys: KeyManager,
+        signingKeys: any SigningKeyStore, eventLog: EventLog, tenant: TenantCache,
         store: any WardenStore,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
@@ -42,6 +46,9 @@ struct ConsoleController: Sendable {
         self.roles = roles
         self.activity = activity
         self.logs = logs
+        self.keys = keys
+        self.signingKeys = signingKeys
+        self.eventLog = eventLog
         self.tenant = tenant
         self.store = store
         self.clock = clock
@@ -66,6 +73,7 @@ struct ConsoleController: Sendable {
         admin.get("logs") { request, context in
             await page(request, context, current: "Logs") { chrome in try await logsPage(request, chrome: chrome) }
         }
+        addKeyRoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
         }
@@ -77,10 +85,10 @@ struct ConsoleController: Sendable {
         }
     }
 
-    // MARK: Pages
+    // MARK: Pages and forms
 
     /// Renders the page `make` builds for a signed-in admin; otherwise the redirect to sign in, or the 403 page.
-    private func page(
+    func page(
         _ request: Request, _ context: WardenRequestContext, current: String = "Overview",
         _ make: @Sendable (ConsoleChrome) async throws -> some Page
     ) async -> Response {
@@ -93,6 +101,33 @@ struct ConsoleController: Sendable {
                 base: base, adminEmail: user.email ?? user.userID, csrf: session.csrf,
                 navigation: ConsoleChrome.navigation(base: base, current: current))
             var response = ConsolePages.renderer.response(try await make(chrome))
+            if let rotated { response.setCookie(rotated) }
+            return response
+        }
+    }
+
+    /// Runs the change a console form posts (SPEC §14): only for a signed-in admin, only with the session's CSRF
+    /// token, logged as `sapi` (or `fapi` when it throws) with the admin's user id; answers with the redirect
+    /// `operation` returns (post/redirect/get), or the failure's page.
+    func change(
+        _ request: Request, _ context: WardenRequestContext, _ description: String,
+        _ operation: @Sendable (RequestParameters) async throws -> String
+    ) async -> Response {
+        await HostedPages.respond(context, store: store) {
+            guard let (session, rotated) = try await sessions.resume(request) else {
+                return Response.redirect(to: base + "login", type: .found)
+            }
+            _ = try await admin(session.userID)
+            let form = try await HostedPages.readForm(request)
+            guard let field = form["csrf"], SecretHash.constantTimeEquals(field, session.csrf) else {
+                throw ConsolePages.forgedForm(base: base)
+            }
+            let audit = ConsoleAudit(
+                eventLog: eventLog, clock: clock, userID: session.userID,
+                ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+                userAgent: request.headers[.userAgent], path: request.uri.path)
+            let location = try await audit.record(description) { try await operation(form) }
+            var response = Response.redirect(to: location, type: .normal)
             if let rotated { response.setCookie(rotated) }
             return response
         }
@@ -229,7 +264,7 @@ struct ConsoleController: Sendable {
     }
 
     /// `address` with `query` (values percent-encoded by URLComponents: none of them holds a `+`).
-    private static func url(_ address: String, _ query: [(String, String)]) -> String {
+    static func url(_ address: String, _ query: [(String, String)]) -> String {
         var components = URLComponents(string: address)
         components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
         return components?.string ?? address

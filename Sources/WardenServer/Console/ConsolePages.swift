@@ -18,7 +18,7 @@ struct ConsoleChrome: Sendable {
 
     /// The console's sections, the one named `current` marked.
     static func navigation(base: String, current: String) -> [NavigationItem] {
-        [("Overview", ""), ("Logs", "logs")].map {
+        [("Overview", ""), ("Logs", "logs"), ("Keys", "keys")].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
         }
     }
@@ -71,6 +71,7 @@ enum ConsoleTemplates {
         "layout": layout,
         ConsoleOverviewPage.template: overview,
         ConsoleLogsPage.template: logs,
+        ConsoleKeysPage.template: ConsoleKeysPage.source,
     ]
 
     static let layout = """
@@ -194,6 +195,11 @@ enum ConsoleTemplates {
         code{font-size:.85rem}
         .pager{display:flex;justify-content:space-between;margin:1rem 0}
         .pager a{color:#2b59c3}
+        .notice{padding:.75rem;border-radius:.5rem;background:#e6f4ea;color:#1e4620}
+        button.danger{background:#9b2c2c;padding:.35rem .75rem}
+        main>form{margin:0 0 1rem}
+        td form{margin:0}
+        .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         """
 }
 
