@@ -57,7 +57,8 @@ extension WardenRuntime {
         ConsoleController(
             sessions: ConsoleSessions(artefacts: store, clock: clock, secureCookies: !configuration.isPlainHTTP),
             codes: makeAuthorizationCodeGrant(issuer: makeTokenIssuer()), logins: store, users: store, roles: store,
-            activity: store, logs: store, keys: keys, signingKeys: store, eventLog: eventLog, tenant: cache,
+            activity: store, logs: store, keys: keys, signingKeys: store, eventLog: eventLog,
+            pendingRequests: store, requestsByConsent: store, backchannel: backchannelService, tenant: cache,
             store: store, clock: clock, issuer: issuer,
             trustedProxies: trustedProxies)
     }

@@ -151,7 +151,7 @@ extension SQLStore {
         ]
     }
 
-    private static func backchannelRequest(_ row: any SQLRow) throws -> BackchannelRequest {
+    static func backchannelRequest(_ row: any SQLRow) throws -> BackchannelRequest {
         let channel: String = try row.value("channel")
         guard let channelValue = BackchannelRequest.Channel(rawValue: channel) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown channel '\(channel)'"))

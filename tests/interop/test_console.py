@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
+from cibalib import ciba_app, poll, start_request
 from pkcelib import User, create_user, hosted_login, parse_page
 from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, wait_until
 
@@ -228,3 +229,28 @@ def test_the_keys_page_rotates_and_revokes_with_csrf_and_logs_the_admin(warden: 
     assert sorted((e["type"], e["description"]) for e in events) == [
         ("fapi", "Revoke an Application Signing Key"), ("sapi", "Revoke an Application Signing Key"),
         ("sapi", "Rotate the Application Signing Key")], events
+
+
+def test_cancelling_a_pending_ciba_request_makes_its_poll_access_denied(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    app = ciba_app(warden)
+    auth_req_id, form = start_request(warden, app)
+    browser, _ = sign_in(warden, admin)
+    listing = page(browser, warden, "admin/ciba").text
+    assert 'http-equiv="refresh" content="10"' in listing
+    assert form["binding_message"] in listing and app.user.email in listing, listing[-1500:]
+    assert auth_req_id not in listing, "the page shows the auth_req_id"
+    forms = [f for f in parse_page(listing).forms if (f.action or "").endswith("/cancel")]
+    row = re.search(r"<tr><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td>" + re.escape(form["binding_message"])
+                    + r"</td>.*?action=\"([^\"]+/cancel)\"", listing, re.S)
+    assert row, "no row for the request"
+    (cancel,) = [f for f in forms if f.action == row.group(1)]
+
+    r = browser.post(warden.url(cancel.action), data=cancel.hidden(), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/admin/ciba?done=cancelled"), describe(r)
+    polled = poll(warden, app, auth_req_id)
+    assert polled.status_code == 400 and json_of(polled)["error"] == "access_denied", describe(polled)
+    assert form["binding_message"] not in page(browser, warden, "admin/ciba").text
+    r = browser.post(warden.url(cancel.action), data=cancel.hidden(), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 409 and "Already answered" in r.text, describe(r)

@@ -25,6 +25,9 @@ struct ConsoleController: Sendable {
     let keys: KeyManager
     let signingKeys: any SigningKeyStore
     let eventLog: EventLog
+    let pendingRequests: any BackchannelListingStore
+    let requestsByConsent: any BackchannelRequestStore
+    let backchannel: BackchannelService
     let tenant: TenantCache
     let store: any WardenStore
     let clock: any WardenClock
@@ -35,7 +38,8 @@ struct ConsoleController: Sendable {
     init(
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
         roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, keys: KeyManager,
-        signingKeys: any SigningKeyStore, eventLog: EventLog, tenant: TenantCache,
+        signingKeys: any SigningKeyStore, eventLog: EventLog, pendingRequests: any BackchannelListingStore,
+        requestsByConsent: any BackchannelRequestStore, backchannel: BackchannelService, tenant: TenantCache,
         store: any WardenStore,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
@@ -49,6 +53,9 @@ struct ConsoleController: Sendable {
         self.keys = keys
         self.signingKeys = signingKeys
         self.eventLog = eventLog
+        self.pendingRequests = pendingRequests
+        self.requestsByConsent = requestsByConsent
+        self.backchannel = backchannel
         self.tenant = tenant
         self.store = store
         self.clock = clock
@@ -74,6 +81,7 @@ struct ConsoleController: Sendable {
             await page(request, context, current: "Logs") { chrome in try await logsPage(request, chrome: chrome) }
         }
         addKeyRoutes(to: admin)
+        addBackchannelRoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
         }

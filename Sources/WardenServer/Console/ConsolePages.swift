@@ -18,7 +18,7 @@ struct ConsoleChrome: Sendable {
 
     /// The console's sections, the one named `current` marked.
     static func navigation(base: String, current: String) -> [NavigationItem] {
-        [("Overview", ""), ("Logs", "logs"), ("Keys", "keys")].map {
+        [("Overview", ""), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys")].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
         }
     }
@@ -72,6 +72,7 @@ enum ConsoleTemplates {
         ConsoleOverviewPage.template: overview,
         ConsoleLogsPage.template: logs,
         ConsoleKeysPage.template: ConsoleKeysPage.source,
+        ConsoleBackchannelPage.template: ConsoleBackchannelPage.source,
     ]
 
     static let layout = """
