@@ -79,11 +79,9 @@ enum ConsoleTemplates {
         <!doctype html>
         <html lang="en">
         <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
+        {{> head}}
         <title>{{page.title}} · {{tenant}} console</title>
         {{#page.refreshSeconds}}<meta http-equiv="refresh" content="{{page.refreshSeconds}}">{{/page.refreshSeconds}}
-        <style>{{{css}}}</style>
         </head>
         <body>
         <header>

@@ -36,7 +36,8 @@ struct PageRenderer: Sendable {
     init(tenant: String, css: String, templates: [String: String]) {
         self.tenant = tenant
         self.css = css
-        let sources = ["layout": PageTemplates.layout, ErrorPage.template: PageTemplates.error].merging(templates) {
+        let shared = ["head": PageTemplates.head, "layout": PageTemplates.layout, ErrorPage.template: PageTemplates.error]
+        let sources = shared.merging(templates) {
             _, own in own
         }
         // The sources are constants of this module; a parse error is a programming error.

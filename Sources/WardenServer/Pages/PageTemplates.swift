@@ -3,14 +3,19 @@
 /// Every page extends ``layout`` (Mustache template inheritance) and reads its own values under `page`;
 /// `tenant` and `css` come from the ``PageRenderer``. Values are HTML-escaped by Mustache.
 enum PageTemplates {
+    /// What every page's `<head>` holds besides its title, for the hosted pages' layout and the console's.
+    static let head = """
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <style>{{{css}}}</style>
+        """
+
     static let layout = """
         <!doctype html>
         <html lang="en">
         <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
+        {{> head}}
         <title>{{page.title}} · {{tenant}}</title>
-        <style>{{{css}}}</style>
         </head>
         <body>
         <main>
