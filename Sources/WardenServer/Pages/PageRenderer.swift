@@ -36,7 +36,9 @@ struct PageRenderer: Sendable {
     init(tenant: String, css: String, templates: [String: String]) {
         self.tenant = tenant
         self.css = css
-        let shared = ["head": PageTemplates.head, "layout": PageTemplates.layout, ErrorPage.template: PageTemplates.error]
+        let shared = [
+            "head": PageTemplates.head, "layout": PageTemplates.layout, ErrorPage.template: PageTemplates.error,
+        ]
         let sources = shared.merging(templates) {
             _, own in own
         }
