@@ -36,8 +36,9 @@ struct ConsoleBackchannelPage: Page {
         <th scope="col">Binding message</th><th scope="col">Channel</th><th scope="col">Expires (UTC)</th>
         <th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
         <tbody>
-        {{#requests}}<tr><td>{{started}}</td><td>{{client}}</td><td>{{user}}</td><td>{{bindingMessage}}</td>
-        <td>{{channel}}</td><td>{{expires}}</td><td>
+        {{#requests}}<tr><td data-label="Started">{{started}}</td><td data-label="Client">{{client}}</td>
+        <td data-label="User">{{user}}</td><td data-label="Binding message">{{bindingMessage}}</td>
+        <td data-label="Channel">{{channel}}</td><td data-label="Expires">{{expires}}</td><td>
         <form method="post" action="{{chrome.base}}ciba/{{consentID}}/cancel">
         <input type="hidden" name="csrf" value="{{chrome.csrf}}">
         <button type="submit" class="danger" aria-label="Cancel the request of {{user}}: {{bindingMessage}}">Cancel</button>
@@ -61,8 +62,8 @@ extension ConsoleController {
                     let user = try await users.user(id: request.userID)?.user
                     rows.append(
                         ConsoleBackchannelPage.Row(
-                            consentID: request.consentID, started: RFC3339Timestamp.string(from: request.createdAt),
-                            expires: RFC3339Timestamp.string(from: request.expiresAt),
+                            consentID: request.consentID, started: ConsolePages.time(request.createdAt),
+                            expires: ConsolePages.time(request.expiresAt),
                             client: DisplayText.clean(client),
                             user: DisplayText.clean(user?.email ?? request.userID),
                             bindingMessage: DisplayText.clean(request.bindingMessage), channel: request.channel.rawValue

@@ -36,7 +36,8 @@ struct ConsoleKeysPage: Page {
         <thead><tr><th scope="col">Key id</th><th scope="col">Algorithm</th><th scope="col">State</th>
         <th scope="col">Since</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
         <tbody>
-        {{#keys}}<tr><td><code>{{kid}}</code></td><td>{{algorithm}}</td><td>{{state}}</td><td>{{since}}</td><td>
+        {{#keys}}<tr><td data-label="Key id"><code>{{kid}}</code></td><td data-label="Algorithm">{{algorithm}}</td>
+        <td data-label="State">{{state}}</td><td data-label="Since">{{since}}</td><td>
         {{#revocable}}<form method="post" action="{{chrome.base}}keys/{{kid}}/revoke">
         <input type="hidden" name="csrf" value="{{chrome.csrf}}">
         <button type="submit" class="danger" aria-label="Revoke key {{kid}}">Revoke</button></form>{{/revocable}}
@@ -60,8 +61,7 @@ extension ConsoleController {
                     ConsoleKeysPage.Key(
                         kid: record.kid, algorithm: record.alg.rawValue,
                         state: record.current ? "current" : record.revokedAt != nil ? "revoked" : "previous",
-                        since: RFC3339Timestamp.string(
-                            from: record.revokedAt ?? record.currentSince ?? record.createdAt),
+                        since: ConsolePages.time(record.revokedAt ?? record.currentSince ?? record.createdAt),
                         revocable: !record.current && record.revokedAt == nil)
                 }
                 let notice: String? =

@@ -169,7 +169,7 @@ struct ConsoleController: Sendable {
         }
         let rows = found.items.map { event in
             ConsoleLogsPage.Row(
-                date: RFC3339Timestamp.string(from: event.date), type: event.type.rawValue,
+                date: ConsolePages.time(event.date), type: event.type.rawValue,
                 description: DisplayText.clean(event.description ?? ""),
                 user: DisplayText.clean(event.userName ?? event.userID ?? ""),
                 client: DisplayText.clean(event.clientName ?? event.clientID ?? ""), ip: event.ip ?? "")

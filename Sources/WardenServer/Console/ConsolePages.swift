@@ -1,4 +1,6 @@
+import Foundation
 import HTTPTypes
+import WardenCore
 
 /// What every console page shows around its content (SPEC §14): the signed-in admin, the navigation and the
 /// sign-out form with the session's CSRF token.
@@ -143,7 +145,9 @@ enum ConsoleTemplates {
         <thead><tr><th scope="col">Date (UTC)</th><th scope="col">Type</th><th scope="col">Description</th>
         <th scope="col">User</th><th scope="col">Client</th><th scope="col">IP</th></tr></thead>
         <tbody>
-        {{#rows}}<tr><td>{{date}}</td><td><code>{{type}}</code></td><td>{{description}}</td><td>{{user}}</td><td>{{client}}</td><td>{{ip}}</td></tr>
+        {{#rows}}<tr><td data-label="Date">{{date}}</td><td data-label="Type"><code>{{type}}</code></td>
+        <td data-label="Description">{{description}}</td><td data-label="User">{{user}}</td>
+        <td data-label="Client">{{client}}</td><td data-label="IP">{{ip}}</td></tr>
         {{/rows}}
         {{^rows}}<tr><td colspan="6">No events match.</td></tr>{{/rows}}
         </tbody></table></div>
@@ -167,7 +171,7 @@ enum ConsoleTemplates {
         .signout .admin{color:#cbd5e0;overflow-wrap:anywhere}
         button{font:inherit;padding:.5rem 1rem;border:0;border-radius:.5rem;background:#2b59c3;color:#fff;\
         font-weight:600;cursor:pointer}
-        button.link{padding:.25rem .5rem;background:transparent;color:#dbe4ff;text-decoration:underline}
+        button.link{white-space:nowrap;padding:.25rem .5rem;background:transparent;color:#dbe4ff;text-decoration:underline}
         main{max-width:72rem;margin:0 auto;padding:1rem}
         h1{margin:.5rem 0 1rem;font-size:1.5rem}
         h2{margin:0 0 .5rem;font-size:1.1rem}
@@ -198,12 +202,21 @@ enum ConsoleTemplates {
         button.danger{background:#9b2c2c;padding:.35rem .75rem}
         main>form{margin:0 0 1rem}
         td form{margin:0}
+        @media (max-width:40rem){table,caption,thead,tbody,tr,th,td{display:block}thead{position:absolute;width:1px;height:1px;\
+        overflow:hidden;clip:rect(0 0 0 0)}tr{border-top:1px solid #e2e8f0;padding:.5rem 0}td{border:0;padding:.15rem .75rem}\
+        td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:#4a5568}}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         """
 }
 
 /// The console's renderer and the pages of its failures, each saying what to do next.
 enum ConsolePages {
+    /// A time as the console's tables show it: `2026-11-26 20:19:41` (UTC, to the second).
+    static func time(_ date: Date) -> String {
+        let text = RFC3339Timestamp.string(from: date)
+        return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
+    }
+
     static let renderer = PageRenderer(tenant: "Warden", css: ConsoleTemplates.css, templates: ConsoleTemplates.all)
 
     /// A signed-in user without the `warden:admin` role, or blocked.

@@ -1,0 +1,118 @@
+"""The admin console in Debian's chromium (SPEC §14; the setup of test_browser_login.py): an admin signs in through
+the hosted login form, walks every console page at 1280×800 and at a phone's 390×844, and uses them by keyboard and
+form — filter the logs, rotate the keys, cancel a pending CIBA request. On every page: nothing wider than the
+screen, every form control labelled (a <label for>, aria-label or aria-labelledby), text contrast at least 4.5:1
+(WCAG 2.1 §1.4.3, computed from the rendered colours), every chart an image with a text alternative.
+
+Screenshots go to docs/screenshots/console-<page>-{desktop,phone}.png when WARDEN_UPDATE_SCREENSHOTS=1, otherwise
+to the test's temp dir.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+from cibalib import ciba_app, start_request
+from pkcelib import create_user
+from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the chromium fixture)
+from test_console import make_admin
+from wardenlib import Warden
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+DESKTOP = (1280, 800)
+PAGES = [("overview", "admin/"), ("ciba", "admin/ciba"), ("logs", "admin/logs"), ("keys", "admin/keys")]
+
+# Every text node's colour against the first opaque background behind it: WCAG 2.1 relative luminance.
+CONTRAST_JS = """
+function lum(c){const [r,g,b]=c.match(/[\\d.]+/g).slice(0,3).map(Number).map(v=>{v/=255;
+  return v<=0.03928?v/12.92:Math.pow((v+0.055)/1.055,2.4)});return 0.2126*r+0.7152*g+0.0722*b}
+function bg(el){for(;el;el=el.parentElement){const c=getComputedStyle(el).backgroundColor;
+  const a=c.match(/[\\d.]+/g);if(a&&(a.length<4||Number(a[3])>0.5))return c}return 'rgb(255,255,255)'}
+const bad=[];const walker=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT);
+while(walker.nextNode()){const n=walker.currentNode;const t=n.textContent.trim();const el=n.parentElement;
+  if(!t||!el||el.closest('svg')||el.offsetParent===null&&getComputedStyle(el).position!=='fixed')continue;
+  if(el.closest('.visually-hidden'))continue;
+  const a=lum(getComputedStyle(el).color),b=lum(bg(el));const ratio=(Math.max(a,b)+0.05)/(Math.min(a,b)+0.05);
+  if(ratio<4.5)bad.push(t.slice(0,40)+' '+ratio.toFixed(2))}
+return bad;
+"""
+
+UNLABELLED_JS = """
+return [...document.querySelectorAll('input:not([type=hidden]),select,textarea,button')].filter(e=>{
+  if(e.getAttribute('aria-label')||e.getAttribute('aria-labelledby'))return false;
+  if(e.tagName==='BUTTON')return !e.textContent.trim();
+  return !(e.id&&document.querySelector('label[for="'+e.id+'"]'))&&!e.closest('label')}).map(e=>e.outerHTML.slice(0,80));
+"""
+
+
+def set_size(driver, size: tuple[int, int]) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": size[0], "height": size[1], "deviceScaleFactor": 1 if size == DESKTOP else 2,
+        "mobile": size != DESKTOP})
+
+
+def check_page(driver, name: str, size: tuple[int, int], tmp_path) -> None:
+    from selenium.webdriver.common.by import By
+
+    assert driver.find_element(By.TAG_NAME, "h1").text, f"{name}: no heading"
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= size[0], f"{name} is {width}px wide at {size[0]}px"
+    assert driver.execute_script(UNLABELLED_JS) == [], f"{name}: unlabelled controls"
+    assert driver.execute_script(CONTRAST_JS) == [], f"{name}: text below 4.5:1 contrast"
+    for chart in driver.find_elements(By.CSS_SELECTOR, "svg[role=img]"):
+        label = chart.get_attribute("aria-labelledby")
+        assert label and driver.find_element(By.ID, label).get_attribute("textContent"), f"{name}: chart without text"
+    kind = "desktop" if size == DESKTOP else "phone"
+    target = (SCREENSHOTS if os.environ.get("WARDEN_UPDATE_SCREENSHOTS") == "1" else tmp_path) / f"console-{name}-{kind}.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    driver.execute_script("document.documentElement.style.height='auto'")
+    assert driver.save_screenshot(str(target)) and target.stat().st_size > 5000, target
+
+
+def test_an_admin_walks_every_console_page_by_browser(browser, warden: Warden, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    admin = create_user(warden, name="Ada Admin")
+    make_admin(warden, admin)
+    app = ciba_app(warden)
+    _, form = start_request(warden, app)
+    wait = WebDriverWait(browser, WAIT)
+
+    browser.get(warden.url("admin/"))
+    wait.until(ec.visibility_of_element_located((By.NAME, "username"))).send_keys(admin.email)
+    browser.find_element(By.NAME, "password").send_keys(admin.password + Keys.ENTER)
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Overview"))
+
+    for size in (DESKTOP, PHONE):
+        set_size(browser, size)
+        for name, path in PAGES:
+            browser.get(warden.url(path))
+            wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1")))
+            check_page(browser, name, size, tmp_path)
+
+    # The logs filter, by keyboard: type a code, Enter submits the form.
+    browser.get(warden.url("admin/logs"))
+    browser.find_element(By.ID, "type").send_keys("s" + Keys.ENTER)
+    wait.until(ec.url_contains("type=s"))
+    types = {cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "tbody td code")}
+    assert types == {"s"}, types
+
+    # Cancel the pending request from its row, then rotate the keys.
+    browser.get(warden.url("admin/ciba"))
+    row = browser.find_element(By.XPATH, f"//tr[td[contains(., '{form['binding_message']}')]]")
+    row.find_element(By.TAG_NAME, "button").click()
+    wait.until(ec.text_to_be_present_in_element((By.CLASS_NAME, "notice"), "cancelled"))
+    before = warden.jwks_kids()
+    browser.get(warden.url("admin/keys"))
+    browser.find_element(By.XPATH, "//button[normalize-space()='Rotate keys']").click()
+    wait.until(ec.text_to_be_present_in_element((By.CLASS_NAME, "notice"), "New current keys"))
+    assert warden.jwks_kids() > before
+
+    # Sign out: the hosted login asks again.
+    browser.find_element(By.XPATH, "//button[normalize-space()='Sign out']").click()
+    wait.until(ec.visibility_of_element_located((By.NAME, "password")))
