@@ -122,7 +122,7 @@ public protocol ArtefactStore: Sendable {
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
-    HousekeepingStore
+    HousekeepingStore, MFASettingsStore, AuthenticatorStore, RecentLoginStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

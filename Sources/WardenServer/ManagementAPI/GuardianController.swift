@@ -3,8 +3,8 @@ import Hummingbird
 import WardenCore
 import WardenWire
 
-/// Guardian endpoints of the Management API (SPEC §7.1, §9): enrolment tickets, a user's enrolments, and
-/// deleting an enrolment.
+/// Guardian endpoints of the Management API (SPEC §7.1, §9, §12): enrolment tickets, a user's enrolments (push
+/// devices and OTP-only authenticators), and deleting an enrolment.
 struct GuardianController {
     let runtime: WardenRuntime
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
@@ -23,8 +23,9 @@ struct GuardianController {
             guard try await runtime.store.user(id: userID) != nil else {
                 throw ManagementError.notFound("user", "The user does not exist.")
             }
-            let enrollments = try await runtime.store.deviceEnrollments(userID: userID)
-            return Response.json(.array(enrollments.map(Self.representation)))
+            let devices = try await runtime.store.deviceEnrollments(userID: userID).map(Self.representation)
+            let authenticators = try await runtime.store.otpAuthenticators(userID: userID).map(Self.representation)
+            return Response.json(.array(devices + authenticators))
         }
         group.get("guardian/enrollments/:id") { _, context in
             try context.requireScope("read:guardian_enrollments")
@@ -53,8 +54,8 @@ struct GuardianController {
 
     static let notFound = ManagementError.notFound("enrollment", "The enrollment does not exist.")
 
-    /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object): no key, no
-    /// token, no secret.
+    /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object, SPEC §12): no key,
+    /// no token, no secret; `last_auth` once the device proved the user.
     static func representation(_ enrollment: DeviceEnrollment) -> JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(enrollment.id), "status": "confirmed", "type": enrollment.isPushEnrolled ? "pn" : "totp",
@@ -65,6 +66,18 @@ struct GuardianController {
             members["push_service"] = .string(push.service.rawValue)
             members["push_disabled"] = .bool(enrollment.pushDisabled)
         }
+        if let lastAuth = enrollment.lastAuthAt { members["last_auth"] = ManagementResponse.timestamp(lastAuth) }
+        return .object(members)
+    }
+
+    /// An OTP-only authenticator as the Management API shows it (SPEC §12 `"type": "totp"`): no secret.
+    static func representation(_ authenticator: OTPAuthenticator) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(authenticator.id), "status": "confirmed", "type": "totp",
+            "name": .string(authenticator.name), "auth_method": "authenticator",
+            "enrolled_at": ManagementResponse.timestamp(authenticator.createdAt),
+        ]
+        if let lastAuth = authenticator.lastAuthAt { members["last_auth"] = ManagementResponse.timestamp(lastAuth) }
         return .object(members)
     }
 
