@@ -189,8 +189,9 @@ struct MFAStoreTests {
             let bystander = uniqueID("auth0|user")
             try await store.insertOTPAuthenticator(Self.authenticator(userID: bystander))
 
-            try await store.markAuthenticatorUsed(id: device.id, at: storedTime(5))
-            #expect(try await store.deviceEnrollment(id: device.id)?.lastAuthAt == storedTime(5))
+            let used = storedTime(5)
+            try await store.markAuthenticatorUsed(id: device.id, at: used)
+            #expect(try await store.deviceEnrollment(id: device.id)?.lastAuthAt == used)
 
             #expect(try await store.deleteAuthenticators(userID: userID) == 2)
             #expect(try await store.deviceEnrollments(userID: userID).isEmpty)
