@@ -25,13 +25,25 @@ extension SQLStore {
     public func otpAuthenticators(userID: String) async throws -> [OTPAuthenticator] {
         try await sql.select().column(SQLLiteral.all).from("otp_authenticators").where("user_id", .equal, userID)
             .orderBy("created_at").orderBy("id")
-            .all()
-            .map { row in
-                OTPAuthenticator(
-                    id: try row.value("id"), userID: try row.value("user_id"), name: try row.value("name"),
-                    secret: try row.value("secret"), createdAt: try row.date("created_at"),
-                    lastAuthAt: try row.optionalDate("last_auth_at"))
-            }
+            .all().map(Self.otpAuthenticator)
+    }
+
+    /// One `SELECT` by primary key.
+    public func otpAuthenticator(id: String) async throws -> OTPAuthenticator? {
+        try await sql.select().column(SQLLiteral.all).from("otp_authenticators").where("id", .equal, id)
+            .first().map(Self.otpAuthenticator)
+    }
+
+    /// One `DELETE … RETURNING id`.
+    public func deleteOTPAuthenticator(id: String) async throws -> Bool {
+        try await sql.delete(from: "otp_authenticators").where("id", .equal, id).returning("id").first() != nil
+    }
+
+    private static func otpAuthenticator(_ row: any SQLRow) throws -> OTPAuthenticator {
+        OTPAuthenticator(
+            id: try row.value("id"), userID: try row.value("user_id"), name: try row.value("name"),
+            secret: try row.value("secret"), createdAt: try row.date("created_at"),
+            lastAuthAt: try row.optionalDate("last_auth_at"))
     }
 
     public func markAuthenticatorUsed(id: String, at date: Date) async throws {

@@ -19,6 +19,9 @@ public protocol AuthenticatorStore: Sendable {
     func insertOTPAuthenticator(_ authenticator: OTPAuthenticator) async throws
     /// The user's OTP-only authenticators, oldest first.
     func otpAuthenticators(userID: String) async throws -> [OTPAuthenticator]
+    func otpAuthenticator(id: String) async throws -> OTPAuthenticator?
+    /// Deletes one OTP-only authenticator; `false` when it did not exist.
+    func deleteOTPAuthenticator(id: String) async throws -> Bool
     /// Records that the authenticator `id` (a device enrolment or an OTP-only authenticator) just proved the user.
     func markAuthenticatorUsed(id: String, at date: Date) async throws
     /// Settles one OTP attempt of `userID` at `date`, atomically across connections and nodes:

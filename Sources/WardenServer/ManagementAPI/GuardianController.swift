@@ -30,22 +30,23 @@ struct GuardianController {
         group.get("guardian/enrollments/:id") { _, context in
             try context.requireScope("read:guardian_enrollments")
             let id = try ManagementRequest.parameter("id", of: context)
-            guard let enrollment = try await runtime.store.deviceEnrollment(id: id) else { throw Self.notFound }
-            return Response.json(Self.representation(enrollment))
+            if let enrollment = try await runtime.store.deviceEnrollment(id: id) {
+                return Response.json(Self.representation(enrollment))
+            }
+            guard let authenticator = try await runtime.store.otpAuthenticator(id: id) else { throw Self.notFound }
+            return Response.json(Self.representation(authenticator))
         }
         group.delete("guardian/enrollments/:id") { request, context in
             try await audit.change(
                 "Delete a Guardian enrollment", scope: "delete:guardian_enrollments", request, context
             ) {
                 let id = try ManagementRequest.parameter("id", of: context)
-                guard let enrollment = try await runtime.store.deviceEnrollment(id: id),
-                    try await runtime.store.deleteDeviceEnrollment(id: id)
-                else { throw Self.notFound }
+                guard let userID = try await deleteEnrollment(id: id) else { throw Self.notFound }
                 runtime.eventLog.record(
                     LogEvent(
                         date: runtime.clock.now(), type: .deviceUnenrolled,
                         description: "Guardian enrollment deleted through the Management API",
-                        clientID: context.managementClientID, userID: enrollment.userID,
+                        clientID: context.managementClientID, userID: userID,
                         details: ["enrollment_id": .string(id)]))
                 return ManagementResponse.noContent
             }
@@ -53,6 +54,16 @@ struct GuardianController {
     }
 
     static let notFound = ManagementError.notFound("enrollment", "The enrollment does not exist.")
+
+    /// Deletes the device enrolment or OTP-only authenticator `id` (SPEC §12); its user, or `nil` when neither
+    /// exists.
+    private func deleteEnrollment(id: String) async throws -> String? {
+        if let enrollment = try await runtime.store.deviceEnrollment(id: id) {
+            return try await runtime.store.deleteDeviceEnrollment(id: id) ? enrollment.userID : nil
+        }
+        guard let authenticator = try await runtime.store.otpAuthenticator(id: id) else { return nil }
+        return try await runtime.store.deleteOTPAuthenticator(id: id) ? authenticator.userID : nil
+    }
 
     /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object, SPEC §12): no key,
     /// no token, no secret; `last_auth` once the device proved the user.

@@ -163,6 +163,13 @@ struct ManagementMFATests {
             #expect(items[1]["last_auth"]?.stringValue?.hasSuffix("Z") == true)
             #expect(!listed.serialized.contains("JBSWY3DPEHPK3PXP"), "no secret")
 
+            #expect(try await admin.expect(.ok, .get, "guardian/enrollments/\(app.id)") == items[1])
+            #expect(try await admin.expect(.ok, .get, "guardian/enrollments/\(device.id)") == items[0])
+            #expect(try await admin.call(.delete, "guardian/enrollments/\(app.id)").status == .noContent)
+            try await admin.expectError(404, "inexistent_enrollment", .get, "guardian/enrollments/\(app.id)")
+            try await admin.expectError(404, "inexistent_enrollment", .delete, "guardian/enrollments/\(app.id)")
+            #expect(try await admin.expect(.ok, .get, "users/\(user)/enrollments") == [items[0]])
+
             try await admin.expect(.ok, .post, "users/\(user)/recovery-code-regeneration")
             #expect(try await admin.call(.delete, "users/\(user)/authenticators").status == .noContent)
             #expect(try await admin.expect(.ok, .get, "users/\(user)/enrollments") == [])
