@@ -51,6 +51,8 @@ let package = Package(
             ]),
         // PKCE S256 verification, user search queries, post-login rules.
         benchmarkGroup("Parsers", using: ["WardenCore", "WardenWire"], dependencies: ["GroupConfiguration"]),
+        // One-time code verification (RFC 6238) and the MFA decision of a login (SPEC §12).
+        benchmarkGroup("MFA", using: ["WardenCore", "WardenWire"], dependencies: ["GroupConfiguration"]),
         // What the JOSE group and the ceiling server share: an access token's claims as Warden makes them.
         .target(
             name: "BenchmarkSupport",

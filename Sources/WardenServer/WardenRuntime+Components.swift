@@ -97,6 +97,11 @@ extension WardenRuntime {
     }
 
     /// The post-login rules and the embedder's policies, run on every login.
+    /// The users' recovery codes (SPEC §12).
+    var recoveryCodes: RecoveryCodes {
+        RecoveryCodes(store: store, clock: clock)
+    }
+
     var postLoginCheck: PostLoginCheck {
         PostLoginCheck(
             rules: store, policies: postLoginPolicies, ipIntelligence: ipIntelligence, trustedProxies: trustedProxies,

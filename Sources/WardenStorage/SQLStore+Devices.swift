@@ -4,7 +4,7 @@ public import WardenCore
 public import struct Foundation.Date
 
 /// `device_enrollments(id, user_id, identifier, name, push_service, push_token, push_disabled, public_key_n,
-/// public_key_e, token_hash, totp_secret, created_at)`: authenticator devices, unique by `token_hash` and by
+/// public_key_e, token_hash, totp_secret, created_at, last_auth_at)`: authenticator devices, unique by `token_hash` and by
 /// `(user_id, identifier)`; `push_service` and `push_token` are both `NULL` for a device without push credentials.
 /// `device_transactions(id, request_id, enrollment_id, challenge, created_at, expires_at)`: one CIBA request as sent
 /// to one device (unique per pair), found by the id its `txtkn` names.
@@ -151,6 +151,7 @@ extension SQLStore {
             ("token_hash", enrollment.tokenHash),
             ("totp_secret", enrollment.totpSecret),
             ("created_at", enrollment.createdAt.millisecondsSince1970),
+            ("last_auth_at", enrollment.lastAuthAt?.millisecondsSince1970),
         ]
     }
 
@@ -165,7 +166,7 @@ extension SQLStore {
             name: try row.value("name"), pushCredentials: pushCredentials, pushDisabled: try row.value("push_disabled"),
             publicKeyModulus: try row.value("public_key_n"), publicKeyExponent: try row.value("public_key_e"),
             tokenHash: try row.value("token_hash"), totpSecret: try row.value("totp_secret"),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"), lastAuthAt: try row.optionalDate("last_auth_at"))
     }
 
     private static func deviceTransaction(_ row: any SQLRow) throws -> DeviceTransaction {

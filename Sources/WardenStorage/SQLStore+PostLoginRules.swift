@@ -3,8 +3,8 @@ public import WardenCore
 
 import struct Foundation.Date
 
-/// `post_login_rules(id, name, enabled, rule_order, condition, deny_reason, created_at, updated_at)` (SPEC §8
-/// "Post-login rules"), read in run order through the index on `(rule_order, created_at, id)`.
+/// `post_login_rules(id, name, enabled, rule_order, condition, deny_reason, action, created_at, updated_at)` (SPEC §8
+/// "Post-login rules", §12 `action`), read in run order through the index on `(rule_order, created_at, id)`.
 extension SQLStore {
     public func insertPostLoginRule(_ rule: PostLoginRule) async throws {
         let now = Date().millisecondsSince1970
@@ -52,7 +52,7 @@ extension SQLStore {
     private static func ruleColumns(_ rule: PostLoginRule) -> [(name: String, value: any Encodable & Sendable)] {
         [
             ("name", rule.name), ("enabled", rule.enabled), ("rule_order", rule.order),
-            ("condition", rule.condition), ("deny_reason", rule.denyReason),
+            ("condition", rule.condition), ("deny_reason", rule.denyReason), ("action", rule.action.rawValue),
             ("updated_at", Date().millisecondsSince1970),
         ]
     }
@@ -61,6 +61,6 @@ extension SQLStore {
         PostLoginRule(
             id: try row.value("id"), name: try row.value("name"), enabled: try row.value("enabled"),
             order: try row.value("rule_order"), condition: try row.value("condition"),
-            denyReason: try row.value("deny_reason"))
+            denyReason: try row.value("deny_reason"), action: PostLoginRuleAction(rawValue: try row.value("action")))
     }
 }

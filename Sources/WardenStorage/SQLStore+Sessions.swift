@@ -4,7 +4,8 @@ public import WardenCore
 public import struct Foundation.Date
 
 /// `sessions(id, secret_hash, user_id, created_at, auth_time, last_active_at, expires_at, idle_expires_at,
-/// method, source_family_id)`: SSO sessions, found by the hash of their cookie secret or by their public id.
+/// method, source_family_id, amr)`: SSO sessions, found by the hash of their cookie secret or by their public id;
+/// `amr` is the methods' values separated by spaces (SPEC §12).
 extension SQLStore {
     /// Throws ``StorageError/conflict(_:)`` when the id or the secret hash exists.
     public func insertSession(_ session: Session, secretHash: String) async throws {
@@ -67,6 +68,7 @@ extension SQLStore {
             ("idle_expires_at", session.idleExpiresAt.millisecondsSince1970),
             ("method", session.method),
             ("source_family_id", session.sourceFamilyID),
+            ("amr", session.amr.map(\.rawValue).joined(separator: " ")),
         ]
     }
 
@@ -75,6 +77,9 @@ extension SQLStore {
             id: try row.value("id"), userID: try row.value("user_id"), createdAt: try row.date("created_at"),
             authTime: try row.date("auth_time"), lastActiveAt: try row.date("last_active_at"),
             expiresAt: try row.date("expires_at"), idleExpiresAt: try row.date("idle_expires_at"),
-            method: try row.value("method"), sourceFamilyID: try row.value("source_family_id"))
+            method: try row.value("method"), sourceFamilyID: try row.value("source_family_id"),
+            amr: try row.value("amr", as: String.self).split(separator: " ").map {
+                AuthenticationMethod(rawValue: String($0))
+            })
     }
 }

@@ -33,11 +33,13 @@ public struct DeviceEnrollment: Sendable, Equatable {
     /// The TOTP secret (base32) given to the device at enrolment (SPEC §7.1 `totp`).
     public var totpSecret: String
     public var createdAt: Date
+    /// When the device last proved the user (a login approved or a code of its secret accepted, SPEC §12).
+    public var lastAuthAt: Date?
 
     public init(
         id: String, userID: String, identifier: String, name: String, pushCredentials: PushCredentials?,
         pushDisabled: Bool = false, publicKeyModulus: String, publicKeyExponent: String, tokenHash: String,
-        totpSecret: String, createdAt: Date
+        totpSecret: String, createdAt: Date, lastAuthAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -50,6 +52,7 @@ public struct DeviceEnrollment: Sendable, Equatable {
         self.tokenHash = tokenHash
         self.totpSecret = totpSecret
         self.createdAt = createdAt
+        self.lastAuthAt = lastAuthAt
     }
 
     /// Whether the device counts as push-enrolled (SPEC §6.1: push credentials of any service, even one whose

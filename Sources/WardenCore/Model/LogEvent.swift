@@ -92,6 +92,16 @@ public struct LogEventType: OpenStringValue {
     public static let registrationSucceeded: LogEventType = "sdcr"
     /// A dynamic registration was refused (SPEC §13).
     public static let registrationFailed: LogEventType = "fdcr"
+    /// A login needs a second factor (SPEC §12), with the reasons in its details.
+    public static let mfaRequired: LogEventType = "mfar"
+    /// A second-factor step began: an enrolment during login, or a challenge (SPEC §12).
+    public static let mfaEnrollmentStarted: LogEventType = "gd_start_enroll"
+    public static let mfaChallengeStarted: LogEventType = "gd_start_auth"
+    /// The tenth wrong one-time code in 15 minutes locked OTP for the user, or a code came during the lock (SPEC §12).
+    public static let otpRateLimitExceeded: LogEventType = "gd_otp_rate_limit_exceed"
+    /// A recovery code was accepted, or refused (SPEC §12).
+    public static let recoverySucceeded: LogEventType = "gd_recovery_succeed"
+    public static let recoveryFailed: LogEventType = "gd_recovery_failed"
 }
 
 extension LogEvent {

@@ -19,10 +19,13 @@ public struct Session: Sendable, Equatable, Codable {
     public var method: String
     /// The refresh-token family a session transfer created it from (SPEC §8 cascade revocation).
     public var sourceFamilyID: String?
+    /// The authentication methods done in this session (RFC 8176 `amr`, SPEC §12): `pwd`, and `mfa` once a second
+    /// factor was done, which later logins through the session then need not ask again.
+    public var amr: [AuthenticationMethod]
 
     public init(
         id: String, userID: String, createdAt: Date, authTime: Date, lastActiveAt: Date, expiresAt: Date,
-        idleExpiresAt: Date, method: String, sourceFamilyID: String? = nil
+        idleExpiresAt: Date, method: String, sourceFamilyID: String? = nil, amr: [AuthenticationMethod] = []
     ) {
         self.id = id
         self.userID = userID
@@ -33,6 +36,7 @@ public struct Session: Sendable, Equatable, Codable {
         self.idleExpiresAt = idleExpiresAt
         self.method = method
         self.sourceFamilyID = sourceFamilyID
+        self.amr = amr
     }
 
     /// Whether the session is still usable at `now`.

@@ -10,4 +10,6 @@ public enum PostLoginDecision: Sendable, Equatable {
     case allow
     /// The login is refused; `reason` becomes the `error_description` (SPEC §8 `deny_reason`).
     case deny(reason: String)
+    /// The login may go on after a second factor (SPEC §12: a `require_mfa` rule matched, no rule denied).
+    case requireMFA
 }

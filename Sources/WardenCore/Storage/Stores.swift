@@ -122,7 +122,8 @@ public protocol ArtefactStore: Sendable {
 public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore, UserStore, RoleStore, LogStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
-    HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore
+    HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
+    RecentLoginStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

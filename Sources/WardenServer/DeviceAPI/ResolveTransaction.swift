@@ -35,6 +35,10 @@ struct ResolveTransaction {
         let decision = try await runtime.backchannelService.decide(resolved.request, approved: accepted)
         switch decision {
         case .decided:
+            // SPEC §12: an enrolment's `last_auth` is when it last proved the user.
+            if accepted {
+                try await runtime.store.markAuthenticatorUsed(id: resolved.enrollment.id, at: runtime.clock.now())
+            }
             let description =
                 accepted
                 ? "Approved on device \(resolved.enrollment.name)"

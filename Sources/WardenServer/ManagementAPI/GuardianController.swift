@@ -3,8 +3,8 @@ import Hummingbird
 import WardenCore
 import WardenWire
 
-/// Guardian endpoints of the Management API (SPEC §7.1, §9): enrolment tickets, a user's enrolments, and
-/// deleting an enrolment.
+/// Guardian endpoints of the Management API (SPEC §7.1, §9, §12): enrolment tickets, a user's enrolments (push
+/// devices and OTP-only authenticators), and deleting an enrolment.
 struct GuardianController {
     let runtime: WardenRuntime
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
@@ -23,28 +23,30 @@ struct GuardianController {
             guard try await runtime.store.user(id: userID) != nil else {
                 throw ManagementError.notFound("user", "The user does not exist.")
             }
-            let enrollments = try await runtime.store.deviceEnrollments(userID: userID)
-            return Response.json(.array(enrollments.map(Self.representation)))
+            let devices = try await runtime.store.deviceEnrollments(userID: userID).map(Self.representation)
+            let authenticators = try await runtime.store.otpAuthenticators(userID: userID).map(Self.representation)
+            return Response.json(.array(devices + authenticators))
         }
         group.get("guardian/enrollments/:id") { _, context in
             try context.requireScope("read:guardian_enrollments")
             let id = try ManagementRequest.parameter("id", of: context)
-            guard let enrollment = try await runtime.store.deviceEnrollment(id: id) else { throw Self.notFound }
-            return Response.json(Self.representation(enrollment))
+            if let enrollment = try await runtime.store.deviceEnrollment(id: id) {
+                return Response.json(Self.representation(enrollment))
+            }
+            guard let authenticator = try await runtime.store.otpAuthenticator(id: id) else { throw Self.notFound }
+            return Response.json(Self.representation(authenticator))
         }
         group.delete("guardian/enrollments/:id") { request, context in
             try await audit.change(
                 "Delete a Guardian enrollment", scope: "delete:guardian_enrollments", request, context
             ) {
                 let id = try ManagementRequest.parameter("id", of: context)
-                guard let enrollment = try await runtime.store.deviceEnrollment(id: id),
-                    try await runtime.store.deleteDeviceEnrollment(id: id)
-                else { throw Self.notFound }
+                guard let userID = try await deleteEnrollment(id: id) else { throw Self.notFound }
                 runtime.eventLog.record(
                     LogEvent(
                         date: runtime.clock.now(), type: .deviceUnenrolled,
                         description: "Guardian enrollment deleted through the Management API",
-                        clientID: context.managementClientID, userID: enrollment.userID,
+                        clientID: context.managementClientID, userID: userID,
                         details: ["enrollment_id": .string(id)]))
                 return ManagementResponse.noContent
             }
@@ -53,8 +55,18 @@ struct GuardianController {
 
     static let notFound = ManagementError.notFound("enrollment", "The enrollment does not exist.")
 
-    /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object): no key, no
-    /// token, no secret.
+    /// Deletes the device enrolment or OTP-only authenticator `id` (SPEC §12); its user, or `nil` when neither
+    /// exists.
+    private func deleteEnrollment(id: String) async throws -> String? {
+        if let enrollment = try await runtime.store.deviceEnrollment(id: id) {
+            return try await runtime.store.deleteDeviceEnrollment(id: id) ? enrollment.userID : nil
+        }
+        guard let authenticator = try await runtime.store.otpAuthenticator(id: id) else { return nil }
+        return try await runtime.store.deleteOTPAuthenticator(id: id) ? authenticator.userID : nil
+    }
+
+    /// An enrolment as the Management API shows it (the vendor's Guardian enrollment object, SPEC §12): no key,
+    /// no token, no secret; `last_auth` once the device proved the user.
     static func representation(_ enrollment: DeviceEnrollment) -> JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(enrollment.id), "status": "confirmed", "type": enrollment.isPushEnrolled ? "pn" : "totp",
@@ -65,6 +77,18 @@ struct GuardianController {
             members["push_service"] = .string(push.service.rawValue)
             members["push_disabled"] = .bool(enrollment.pushDisabled)
         }
+        if let lastAuth = enrollment.lastAuthAt { members["last_auth"] = ManagementResponse.timestamp(lastAuth) }
+        return .object(members)
+    }
+
+    /// An OTP-only authenticator as the Management API shows it (SPEC §12 `"type": "totp"`): no secret.
+    static func representation(_ authenticator: OTPAuthenticator) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(authenticator.id), "status": "confirmed", "type": "totp",
+            "name": .string(authenticator.name), "auth_method": "authenticator",
+            "enrolled_at": ManagementResponse.timestamp(authenticator.createdAt),
+        ]
+        if let lastAuth = authenticator.lastAuthAt { members["last_auth"] = ManagementResponse.timestamp(lastAuth) }
         return .object(members)
     }
 

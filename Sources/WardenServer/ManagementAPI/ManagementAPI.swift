@@ -15,5 +15,10 @@ struct ManagementAPI {
         SigningKeysController(runtime: runtime).addRoutes(to: group)
         GuardianController(runtime: runtime).addRoutes(to: group)
         PostLoginRulesController(runtime: runtime).addRoutes(to: group)
+        MFAController(
+            settings: runtime.store, users: runtime.store, authenticators: runtime.store,
+            recoveryCodes: runtime.recoveryCodes, audit: ManagementAudit(runtime: runtime), eventLog: runtime.eventLog,
+            clock: runtime.clock
+        ).addRoutes(to: group)
     }
 }

@@ -11,12 +11,18 @@ import WardenWire
 enum ManagementRequest {
     /// The JSON object body, or 400 `invalid_body` / 413 `payload_too_large`.
     static func object(_ request: Request) async throws -> [String: JSONValue] {
-        let buffer = try await RequestBodyReader.collect(request, tooLarge: ManagementError.payloadTooLarge)
-        guard buffer.readableBytes > 0 else { throw ManagementError.invalidBody("Request body is required") }
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+        guard case .object(let object)? = try await json(request) else {
             throw ManagementError.invalidBody("Request body is not a valid JSON object")
         }
         return object
+    }
+
+    /// The JSON body of any type (an array for `PUT /guardian/policies`, SPEC §12), `nil` when it is not JSON;
+    /// 400 `invalid_body` when empty, 413 `payload_too_large`.
+    static func json(_ request: Request) async throws -> JSONValue? {
+        let buffer = try await RequestBodyReader.collect(request, tooLarge: ManagementError.payloadTooLarge)
+        guard buffer.readableBytes > 0 else { throw ManagementError.invalidBody("Request body is required") }
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
     }
 
     /// The body, checked to carry only `allowed` properties.

@@ -2,8 +2,8 @@ import Hummingbird
 import WardenCore
 import WardenWire
 
-/// `/api/v2/post-login-rules` (SPEC §8 "Post-login rules", §9): rules that deny a login when their condition
-/// holds. A condition that does not parse is refused with 400 `invalid_body` carrying ``RuleParser``'s message,
+/// `/api/v2/post-login-rules` (SPEC §8 "Post-login rules", §9, §12): rules that deny a login, or ask for a second
+/// factor (`"action": "require_mfa"`), when their condition holds. A condition that does not parse is refused with 400 `invalid_body` carrying ``RuleParser``'s message,
 /// which names the position. Logins read the rules from storage, so no cache is reloaded after a change.
 struct PostLoginRulesController {
     let runtime: WardenRuntime
@@ -67,11 +67,14 @@ struct PostLoginRulesController {
         return rule
     }
 
-    /// Sets what `body` carries; when `creating`, `name`, `condition` and `deny_reason` are required. No property
-    /// may be `null`.
+    /// Sets what `body` carries; when `creating`, `name` and `condition` are required. A `deny` rule needs a
+    /// `deny_reason` (a `require_mfa` rule does not), also when a PATCH makes it one. No property may be `null`.
     private static func apply(_ body: ManagementBody, to rule: inout PostLoginRule, creating: Bool) throws {
         if creating || body.has("name") { rule.name = try text(body, "name") }
-        if creating || body.has("deny_reason") { rule.denyReason = try text(body, "deny_reason") }
+        if body.has("action") {
+            rule.action = try present(body, "action", try body.value("action", oneOf: PostLoginRuleAction.all))
+        }
+        if body.has("deny_reason") { rule.denyReason = try text(body, "deny_reason") }
         if creating || body.has("condition") {
             let condition = try body.requiredString("condition")
             do {
@@ -86,6 +89,9 @@ struct PostLoginRulesController {
         }
         if body.has("order") {
             rule.order = try present(body, "order", try body.integer("order", in: 0...Int(Int32.max)))
+        }
+        guard rule.action != .deny || !rule.denyReason.isEmpty else {
+            throw body.invalid("deny_reason", "Missing required property or empty string")
         }
     }
 

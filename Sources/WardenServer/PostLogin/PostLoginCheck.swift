@@ -4,7 +4,8 @@ import WardenCore
 import WardenWire
 
 /// Runs the post-login hooks of SPEC §8 on a login: the enabled post-login rules in `order`, then the embedder's
-/// ``PostLoginPolicy`` values; the first denial wins.
+/// ``PostLoginPolicy`` values; the first denial wins. Without a denial, a matching `require_mfa` rule (or a policy
+/// answering ``PostLoginDecision/requireMFA``) makes the decision ``PostLoginDecision/requireMFA`` (SPEC §12).
 ///
 /// The rules are read from the database on each login — one indexed query returning the few enabled rules, well
 /// under a millisecond — so a rule created or disabled on any node applies to the next login everywhere.
@@ -62,10 +63,12 @@ struct PostLoginCheck: Sendable {
         return authorization.responseTarget.response(OAuthError(.accessDenied, reason))
     }
 
-    /// Whether the login may go on. A denial is logged `f` (SPEC §10) with the reason as its description and the
-    /// rule (or policy) that denied in its details.
+    /// Whether the login may go on, and whether it needs a second factor (the `ruleRequiresMFA` of
+    /// ``MFARequirement``). A denial is logged `f` (SPEC §10) with the reason as its description and the rule (or
+    /// policy) that denied in its details.
     func decide(_ event: LoginEvent) async throws -> PostLoginDecision {
-        guard let denial = try await firstDenial(event) else { return .allow }
+        let (denial, requiresMFA) = try await evaluate(event)
+        guard let denial else { return requiresMFA ? .requireMFA : .allow }
         eventLog.record(
             LogEvent(
                 date: clock.now(), type: .loginFailure, description: denial.reason,
@@ -75,28 +78,39 @@ struct PostLoginCheck: Sendable {
         return .deny(reason: denial.reason)
     }
 
-    private func firstDenial(_ event: LoginEvent) async throws -> (reason: String, details: [String: JSONValue])? {
+    /// The first denial, if any, and whether a rule or policy before it asked for a second factor.
+    private func evaluate(_ event: LoginEvent) async throws -> (
+        denial: (reason: String, details: [String: JSONValue])?, requiresMFA: Bool
+    ) {
         let evaluator = RuleEvaluator(event: event)
+        var requiresMFA = false
         for rule in try await rules.enabledPostLoginRules() where matches(rule, evaluator) {
+            guard rule.action != .requireMFA else {
+                requiresMFA = true
+                continue
+            }
             let source: JSONValue = ["id": .string(rule.id), "name": .string(rule.name)]
-            return (rule.denyReason, ["post_login_rule": source])
+            return ((rule.denyReason, ["post_login_rule": source]), requiresMFA)
         }
         for policy in policies {
-            if case .deny(let reason) = try await policy.evaluate(event) {
-                return (reason, ["post_login_policy": .string(String(describing: type(of: policy)))])
+            switch try await policy.evaluate(event) {
+            case .allow: continue
+            case .requireMFA: requiresMFA = true
+            case .deny(let reason):
+                return ((reason, ["post_login_policy": .string(String(describing: type(of: policy)))]), requiresMFA)
             }
         }
-        return nil
+        return (nil, requiresMFA)
     }
 
-    /// Whether `rule` denies. A stored condition that does not parse (the Management API accepts none) fails
-    /// closed: it denies, and the operator is told which rule to fix.
+    /// Whether `rule` matches. A stored condition that does not parse (the Management API accepts none) fails
+    /// closed: it matches (a `deny` rule denies), and the operator is told which rule to fix.
     private func matches(_ rule: PostLoginRule, _ evaluator: RuleEvaluator) -> Bool {
         do {
             return evaluator.matches(try RuleParser.parse(rule.condition))
         } catch {
             logger.error(
-                "A post-login rule does not parse: it denies every login until fixed",
+                "A post-login rule does not parse: it applies to every login until fixed",
                 metadata: ["rule": "\(rule.id)", "error": "\(error)"])
             return true
         }

@@ -321,5 +321,53 @@ extension Migration {
             ]
         },
         // MARK: end of version 8
+        // MARK: version 9, multi-factor authentication at sign-in (SPEC §12)
+        // The tenant's factors and policy; OTP-only authenticators; per user the last used TOTP step (replay), the
+        // wrong codes and the lock (the throttle), the recovery code by hash, the recent successful logins (the
+        // confidence score keeps 10, read newest first); when a device last proved the user; what an SSO session
+        // did (`amr`); what a post-login rule does.
+        Migration(version: 9, name: "multi-factor authentication") { ddl in
+            [
+                "CREATE TABLE mfa_factors (name TEXT PRIMARY KEY, enabled \(ddl.boolean) NOT NULL)",
+                "CREATE TABLE mfa_policies (name TEXT PRIMARY KEY)",
+                """
+                CREATE TABLE otp_authenticators (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_auth_at BIGINT
+                )
+                """,
+                "CREATE INDEX otp_authenticators_user ON otp_authenticators (user_id, created_at)",
+                "CREATE TABLE otp_steps (user_id TEXT PRIMARY KEY, last_step BIGINT NOT NULL)",
+                "CREATE TABLE otp_failures (user_id TEXT NOT NULL, at BIGINT NOT NULL)",
+                "CREATE INDEX otp_failures_user ON otp_failures (user_id, at)",
+                "CREATE TABLE otp_locks (user_id TEXT PRIMARY KEY, locked_until BIGINT NOT NULL)",
+                """
+                CREATE TABLE recovery_codes (
+                    user_id TEXT PRIMARY KEY,
+                    code_hash TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE recent_logins (
+                    id \(ddl.serialPrimaryKey),
+                    user_id TEXT NOT NULL,
+                    network TEXT,
+                    device_hash TEXT,
+                    did_mfa \(ddl.boolean) NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX recent_logins_user ON recent_logins (user_id, at)",
+                "ALTER TABLE device_enrollments ADD COLUMN last_auth_at BIGINT",
+                "ALTER TABLE sessions ADD COLUMN amr TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE post_login_rules ADD COLUMN action TEXT NOT NULL DEFAULT 'deny'",
+            ]
+        },
+        // MARK: end of version 9
     ]
 }

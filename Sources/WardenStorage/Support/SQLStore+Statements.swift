@@ -18,6 +18,8 @@ enum KeyedAdvisoryLock: Int32 {
     case refreshTokenFamily = 0x5752
     /// One user's (or unknown address's) password-login attempts.
     case loginThrottle = 0x574C
+    /// One user's one-time-code attempts (SPEC §12).
+    case otpThrottle = 0x574F
 }
 
 /// Building blocks shared by the stores: transactions, pages, predicates.

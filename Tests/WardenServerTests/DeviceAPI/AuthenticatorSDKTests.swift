@@ -94,6 +94,8 @@ struct AuthenticatorSDKTests {
             #expect(tokens.json["authorization_details"] == expected)
             #expect(try await device.fixture.events("gd_auth_succeed").count == 1)
             #expect(try await device.fixture.events("gd_enrollment_complete").count == 1)
+            let store = device.fixture.warden.runtime.store
+            #expect(try await store.deviceEnrollment(id: enrollment.id)?.lastAuthAt != nil, "SPEC §12 last_auth")
             // Answered: nothing pending, and a second answer is refused.
             #expect(try await device.authenticator.pendingTransactions(enrollment: enrollment).isEmpty)
             await #expect(throws: AuthenticatorError.self) {

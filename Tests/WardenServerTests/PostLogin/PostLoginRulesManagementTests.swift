@@ -24,7 +24,7 @@ struct PostLoginRulesManagementTests {
                 created
                     == [
                         "id": .string(id), "name": "No Ann", "enabled": true, "order": 1, "condition": Self.condition,
-                        "deny_reason": "Ann may not sign in",
+                        "deny_reason": "Ann may not sign in", "action": "deny",
                     ])
             #expect(try await admin.expect(.ok, .get, "post-login-rules/\(id)") == created)
 

@@ -1,0 +1,102 @@
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// The MFA settings and a user's second factors in the Management API (SPEC §12): `GET /guardian/factors`,
+/// `PUT /guardian/factors/{name}`, `GET|PUT /guardian/policies`, `POST /users/{id}/recovery-code-regeneration` and
+/// `DELETE /users/{id}/authenticators`, in the reference's shapes.
+struct MFAController {
+    let settings: any MFASettingsStore
+    let users: any UserStore
+    let authenticators: any AuthenticatorStore
+    let recoveryCodes: RecoveryCodes
+    let audit: ManagementAudit
+    let eventLog: EventLog
+    let clock: any WardenClock
+
+    func addRoutes(to group: RouterGroup<WardenRequestContext>) {
+        group.get("guardian/factors") { _, context in
+            try context.requireScope("read:guardian_factors")
+            let enabled = try await settings.enabledMFAFactors()
+            return Response.json(
+                .array(
+                    MFAFactor.all.map { factor in
+                        ["name": .string(factor.rawValue), "enabled": .bool(enabled.contains(factor))]
+                    }))
+        }
+        group.put("guardian/factors/:name") { request, context in
+            try await audit.change("Update a Guardian factor", scope: "update:guardian_factors", request, context) {
+                let factor = MFAFactor(rawValue: try ManagementRequest.parameter("name", of: context))
+                guard MFAFactor.all.contains(factor) else {
+                    throw ManagementError.notFound("factor", "The factor '\(factor)' does not exist.")
+                }
+                let body = try await ManagementBody.read(request, allowed: ["enabled"])
+                guard let enabled = try body.bool("enabled") else {
+                    throw body.invalid("enabled", "Missing required property")
+                }
+                try await settings.setMFAFactor(factor, enabled: enabled)
+                return Response.json(["enabled": .bool(enabled)])
+            }
+        }
+        group.get("guardian/policies") { _, context in
+            try context.requireScope("read:mfa_policies")
+            return Response.json(.array(try await settings.mfaPolicies().map { .string($0.rawValue) }))
+        }
+        group.put("guardian/policies") { request, context in
+            try await audit.change("Set the MFA policies", scope: "update:mfa_policies", request, context) {
+                let policies = try Self.policies(try await ManagementRequest.json(request))
+                try await settings.setMFAPolicies(policies)
+                return Response.json(.array(policies.map { .string($0.rawValue) }))
+            }
+        }
+        group.post("users/:id/recovery-code-regeneration") { request, context in
+            try await audit.change("Regenerate a recovery code", scope: "update:users", request, context) {
+                let userID = try await existingUser(context)
+                return Response.json(["recovery_code": .string(try await recoveryCodes.issue(userID: userID))])
+            }
+        }
+        group.delete("users/:id/authenticators") { request, context in
+            try await audit.change(
+                "Delete a user's authenticators", scope: "delete:guardian_enrollments", request, context
+            ) {
+                let userID = try await existingUser(context)
+                let removed = try await authenticators.deleteAuthenticators(userID: userID)
+                eventLog.record(
+                    LogEvent(
+                        date: clock.now(), type: .deviceUnenrolled,
+                        description: "Every authenticator and the recovery code deleted through the Management API",
+                        clientID: context.managementClientID, userID: userID,
+                        details: ["enrollments": .number(Double(removed))]))
+                return ManagementResponse.noContent
+            }
+        }
+    }
+
+    /// The `id` path parameter, a user that exists (else 404 `inexistent_user`).
+    private func existingUser(_ context: WardenRequestContext) async throws -> String {
+        let userID = try ManagementRequest.parameter("id", of: context)
+        guard try await users.user(id: userID) != nil else {
+            throw ManagementError.notFound("user", "The user does not exist.")
+        }
+        return userID
+    }
+
+    /// A policy list as SPEC §12 allows it: a JSON array of at most one policy name. Anything else is 400
+    /// `invalid_body`.
+    static func policies(_ body: JSONValue?) throws -> [MFAPolicy] {
+        guard case .array(let items)? = body else {
+            throw ManagementError.invalidBody("Payload validation error: 'Expected type array' on the body.")
+        }
+        guard items.count <= 1 else {
+            throw ManagementError.invalidBody(
+                "Payload validation error: 'Array is too long (\(items.count)), maximum 1'.")
+        }
+        return try items.map { item in
+            guard let name = item.stringValue, MFAPolicy.all.contains(MFAPolicy(rawValue: name)) else {
+                let allowed = MFAPolicy.all.map(\.rawValue).joined(separator: ", ")
+                throw ManagementError.invalidBody("Payload validation error: 'Expected one of: \(allowed)' on [0].")
+            }
+            return MFAPolicy(rawValue: name)
+        }
+    }
+}
