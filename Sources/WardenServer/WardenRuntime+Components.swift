@@ -58,7 +58,8 @@ extension WardenRuntime {
             sessions: ConsoleSessions(artefacts: store, clock: clock, secureCookies: !configuration.isPlainHTTP),
             codes: makeAuthorizationCodeGrant(issuer: makeTokenIssuer()), logins: store, users: store, roles: store,
             activity: store, logs: store, keys: keys, signingKeys: store, eventLog: eventLog,
-            pendingRequests: store, requestsByConsent: store, backchannel: backchannelService, tenant: cache,
+            pendingRequests: store, requestsByConsent: store, backchannel: backchannelService,
+            mfaSettings: store, tenant: cache,
             store: store, clock: clock, issuer: issuer,
             trustedProxies: trustedProxies)
     }

@@ -28,6 +28,7 @@ struct ConsoleController: Sendable {
     let pendingRequests: any BackchannelListingStore
     let requestsByConsent: any BackchannelRequestStore
     let backchannel: BackchannelService
+    let mfaSettings: any MFASettingsStore
     let tenant: TenantCache
     let store: any WardenStore
     let clock: any WardenClock
@@ -39,7 +40,8 @@ struct ConsoleController: Sendable {
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
         roles: any RoleStore, activity: any ActivityStore, logs: any LogStore, keys: KeyManager,
         signingKeys: any SigningKeyStore, eventLog: EventLog, pendingRequests: any BackchannelListingStore,
-        requestsByConsent: any BackchannelRequestStore, backchannel: BackchannelService, tenant: TenantCache,
+        requestsByConsent: any BackchannelRequestStore, backchannel: BackchannelService,
+        mfaSettings: any MFASettingsStore, tenant: TenantCache,
         store: any WardenStore,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
@@ -56,6 +58,7 @@ struct ConsoleController: Sendable {
         self.pendingRequests = pendingRequests
         self.requestsByConsent = requestsByConsent
         self.backchannel = backchannel
+        self.mfaSettings = mfaSettings
         self.tenant = tenant
         self.store = store
         self.clock = clock
@@ -82,6 +85,7 @@ struct ConsoleController: Sendable {
         }
         addKeyRoutes(to: admin)
         addBackchannelRoutes(to: admin)
+        addMFARoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
         }

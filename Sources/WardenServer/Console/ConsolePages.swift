@@ -20,7 +20,7 @@ struct ConsoleChrome: Sendable {
 
     /// The console's sections, the one named `current` marked.
     static func navigation(base: String, current: String) -> [NavigationItem] {
-        [("Overview", ""), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys")].map {
+        [("Overview", ""), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys")].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
         }
     }
@@ -75,6 +75,7 @@ enum ConsoleTemplates {
         ConsoleLogsPage.template: logs,
         ConsoleKeysPage.template: ConsoleKeysPage.source,
         ConsoleBackchannelPage.template: ConsoleBackchannelPage.source,
+        ConsoleMFAPage.template: ConsoleMFAPage.source,
     ]
 
     static let layout = """
@@ -202,6 +203,12 @@ enum ConsoleTemplates {
         button.danger{background:#9b2c2c;padding:.35rem .75rem}
         main>form{margin:0 0 1rem}
         td form{margin:0}
+        .settings{max-width:40rem}
+        fieldset{border:0;margin:0 0 1rem;padding:0}
+        legend{font-weight:700;margin-bottom:.5rem}
+        .check{display:flex;gap:.5rem;align-items:center;margin:.35rem 0}
+        .check input{width:auto}
+        .check label{margin:0;font-weight:400}
         @media (max-width:40rem){table,caption,thead,tbody,tr,th,td{display:block}thead{position:absolute;width:1px;height:1px;\
         overflow:hidden;clip:rect(0 0 0 0)}tr{border-top:1px solid #e2e8f0;padding:.5rem 0}td{border:0;padding:.15rem .75rem}\
         td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:#4a5568}}

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// The MFA page (SPEC §14 "MFA", §12): which second factors are enabled and when sign-in asks for one — the
+/// same settings as `PUT /api/v2/guardian/factors/{name}` and `PUT /api/v2/guardian/policies`.
+struct ConsoleMFAPage: Page {
+    static let template = "console_mfa"
+    let title = "Multi-factor authentication"
+    var chrome: ConsoleChrome
+    var factors: [Factor]
+    var policies: [Policy]
+    var notice: String?
+
+    struct Factor: Sendable {
+        var name: String
+        var label: String
+        var enabled: Bool
+    }
+
+    struct Policy: Sendable {
+        var value: String
+        var label: String
+        var checked: Bool
+    }
+
+    static let source = """
+        {{<layout}}{{$content}}{{#page}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        <p class="hint">Sign-in does not ask for a second factor yet: the hosted login's MFA step is being built.
+        These settings are stored now and are the Management API's (guardian factors and policies).</p>
+        <form class="card settings" method="post" action="{{chrome.base}}mfa">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <fieldset><legend>Factors</legend>
+        {{#factors}}<div class="check"><input id="factor-{{name}}" name="factor-{{name}}" type="checkbox" value="on"{{#enabled}} checked{{/enabled}}>
+        <label for="factor-{{name}}">{{label}}</label></div>
+        {{/factors}}
+        </fieldset>
+        <fieldset><legend>Ask for a second factor</legend>
+        {{#policies}}<div class="check"><input id="policy-{{value}}" name="policy" type="radio" value="{{value}}"{{#checked}} checked{{/checked}}>
+        <label for="policy-{{value}}">{{label}}</label></div>
+        {{/policies}}
+        </fieldset>
+        <button type="submit">Save</button>
+        </form>
+        {{/page}}{{/content}}{{/layout}}
+        """
+}
+
+extension ConsoleController {
+    func addMFARoutes(to admin: RouterGroup<WardenRequestContext>) {
+        admin.get("mfa") { request, context in
+            await page(request, context, current: "MFA") { chrome in
+                let enabled = try await mfaSettings.enabledMFAFactors()
+                let policy = try await mfaSettings.mfaPolicies().first?.rawValue ?? ""
+                let labels: [MFAFactor: String] = [
+                    .pushNotification: "Push notification to the authenticator app",
+                    .otp: "One-time code (any authenticator app, RFC 6238)",
+                    .recoveryCode: "Recovery code",
+                ]
+                let choices = [
+                    ("", "Never"), (MFAPolicy.allApplications.rawValue, "Always, for every application"),
+                    (MFAPolicy.confidenceScore.rawValue, "When the sign-in looks unusual (new browser and network)"),
+                ]
+                return ConsoleMFAPage(
+                    chrome: chrome,
+                    factors: MFAFactor.all.map {
+                        .init(name: $0.rawValue, label: labels[$0] ?? $0.rawValue, enabled: enabled.contains($0))
+                    },
+                    policies: choices.map { .init(value: $0.0, label: $0.1, checked: $0.0 == policy) },
+                    notice: request.uri.queryParameters["done"] == "saved" ? "The MFA settings were saved." : nil)
+            }
+        }
+        admin.post("mfa") { request, context in
+            await change(request, context, "Set the MFA factors and policies") { form in
+                let chosen = Set(MFAFactor.all.filter { form["factor-\($0.rawValue)"] == "on" })
+                let policy = form["policy"].map(MFAPolicy.init(rawValue:))
+                guard policy.map(MFAPolicy.all.contains) ?? true else {
+                    throw ErrorPage(
+                        title: "Settings not saved", message: "The form named a policy Warden does not have.",
+                        advice: "Nothing was changed. Reload \(base)mfa and save again.", status: .badRequest)
+                }
+                for factor in MFAFactor.all {
+                    try await mfaSettings.setMFAFactor(factor, enabled: chosen.contains(factor))
+                }
+                try await mfaSettings.setMFAPolicies(policy.map { [$0] } ?? [])
+                return base + "mfa?done=saved"
+            }
+        }
+    }
+}
