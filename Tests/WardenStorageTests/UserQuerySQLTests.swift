@@ -13,7 +13,7 @@ import WardenWire
 
 /// Runs the query language's cases (SPEC §9) through ``SQLStore/searchUsers(_:sort:page:)`` on every engine, on
 /// users written by the store (so the metadata projection is the one every write maintains) and again on a
-/// projection rebuilt by migration 9's statement, and checks which users match.
+/// projection rebuilt by migration 10's statement, and checks which users match.
 @Suite struct UserQuerySQLTests {
     private static let alice = "auth0|alice"
     private static let bob = "auth0|bob"
@@ -170,7 +170,7 @@ import WardenWire
                 try await store.insertUser(try Self.record(user))
             }
             try await Self.expectCases(in: store, projection: "written by the store")
-            // Migration 9 builds the projection of the users already there with the same statement.
+            // Migration 10 builds the projection of the users already there with the same statement.
             try await store.sql.raw("DELETE FROM user_fields").run()
             try await store.sql.raw(UserFieldsProjection.insertStatement(engine: store.engine, userIDs: nil)).run()
             try await Self.expectCases(in: store, projection: "built by the migration")

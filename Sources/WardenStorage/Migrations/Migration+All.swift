@@ -321,8 +321,8 @@ extension Migration {
             ]
         },
         // MARK: end of version 8
-        // MARK: version 9, user search through indexes (SPEC §9, issue 16)
-        Migration(version: 9, name: "user search indexes and metadata projection") { Migration.userSearchIndexes($0) },
-        // MARK: end of version 9
+        // MARK: version 10, user search through indexes (SPEC §9, issue 16); 9 is multi-factor authentication's
+        Migration(version: 10, name: "user search indexes and metadata projection") { Migration.userSearchIndexes($0) },
+        // MARK: end of version 10
     ]
 }

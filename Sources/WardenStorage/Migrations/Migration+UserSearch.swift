@@ -1,7 +1,8 @@
 import SQLKit
 
 extension Migration {
-    /// Version 9: what lets the user search (SPEC §9) use indexes instead of reading every user.
+    /// Version 10 (9 is multi-factor authentication's): what lets the user search (SPEC §9) use indexes instead of
+    /// reading every user.
     ///
     /// - `email`, `name`, `nickname` are compared as `lower(column)`: SQLite gets the missing `lower(email)`
     ///   index (its prefix search is a range on the same indexes); PostgreSQL gets `text_pattern_ops` indexes on
