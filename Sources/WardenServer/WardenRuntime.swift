@@ -95,8 +95,7 @@ public final class WardenRuntime: Sendable {
         self.clock = clock
         self.logger = logger
         self.trustedProxies = configuration.trustedProxies.compactMap(CIDR.init)
-        self.eventLog = EventLog(
-            store: store, retentionDays: configuration.logRetentionDays, clock: clock, logger: logger)
+        self.eventLog = EventLog(store: store, logger: logger)
         self.deliveries = DeliveryService(store: store, clock: clock, logger: logger)
         self.backchannelPolls = BackchannelPollTracker()
         let transactions = DeviceTransactions(

@@ -117,12 +117,6 @@ extension SQLStore {
         return .refused(record)
     }
 
-    /// One `DELETE … WHERE expires_at < date RETURNING id`.
-    public func purgeBackchannelRequests(expiredBefore date: Date) async throws -> Int {
-        try await sql.delete(from: "ciba_requests").where("expires_at", .lessThan, date.millisecondsSince1970)
-            .returning("id").all().count
-    }
-
     private func backchannelRequest(where column: String, equals value: String) async throws -> BackchannelRequest? {
         try await sql.select().column(SQLLiteral.all).from("ciba_requests").where(column, .equal, value)
             .first().map(Self.backchannelRequest)

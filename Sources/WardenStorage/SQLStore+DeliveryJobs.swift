@@ -76,9 +76,13 @@ extension SQLStore {
             .run()
     }
 
-    /// One `DELETE … WHERE expires_at < date RETURNING *`: each job is returned by exactly one purge.
-    public func purgeDeliveryJobs(expiredBefore date: Date) async throws -> [DeliveryJob] {
-        try await sql.delete(from: "delivery_jobs").where("expires_at", .lessThan, date.millisecondsSince1970)
+    /// One `DELETE … WHERE id IN (SELECT id … WHERE expires_at < date LIMIT limit) RETURNING *`: each job is
+    /// returned by exactly one purge.
+    public func purgeDeliveryJobs(expiredBefore date: Date, limit: Int) async throws -> [DeliveryJob] {
+        let batch = sql.select().column("id").from("delivery_jobs")
+            .where("expires_at", .lessThan, date.millisecondsSince1970).limit(limit)
+        return try await sql.delete(from: "delivery_jobs")
+            .where(SQLColumn("id"), .in, SQLGroupExpression(batch.select))
             .returning(SQLLiteral.all)
             .all()
             .map(Self.deliveryJob)

@@ -8,13 +8,14 @@ public import struct Foundation.Date
 extension SQLStore {
     /// One `DELETE FROM table WHERE rowid IN (SELECT rowid FROM table WHERE column < date LIMIT n)` — `ctid` on
     /// PostgreSQL, which has no `rowid` — so each call deletes at most `limit` rows, found through the
-    /// column's index.
+    /// column's index (for sessions, either end's: `expires_at < date OR idle_expires_at < date`).
     public func purgeBatch(_ kind: EndingRecords, endedBefore date: Date, limit: Int) async throws -> Int {
         if kind == .registeredClients { return try await purgeRegisteredClients(endedBefore: date, limit: limit) }
-        guard let (table, column) = Self.endColumns[kind] else { return 0 }
+        guard let (table, columns) = Self.endColumns[kind],
+            let ended = Self.anyOf(columns.map { Self.before($0, date) })
+        else { return 0 }
         let row = engine == .sqlite ? "rowid" : "ctid"
-        let batch = sql.select().column(row).from(table)
-            .where(column, .lessThan, date.millisecondsSince1970).limit(limit)
+        let batch = sql.select().column(row).from(table).where(ended).limit(limit)
         return try await sql.delete(from: table)
             .where(SQLColumn(row), .in, SQLGroupExpression(batch.select))
             .returning(SQLLiteral.numeric("1"))
@@ -34,11 +35,19 @@ extension SQLStore {
         }
     }
 
-    /// The table and end column of each kind of record.
-    private static let endColumns: [EndingRecords: (table: String, column: String)] = [
-        .artefacts: ("artefacts", "expires_at"),
-        .deviceTransactions: ("device_transactions", "expires_at"),
-        .loginFailures: ("login_failures", "at"),
-        .loginLocks: ("login_locks", "locked_until"),
+    /// `column < date`.
+    private static func before(_ column: String, _ date: Date) -> any SQLExpression {
+        SQLBinaryExpression(SQLColumn(column), .lessThan, SQLBind(date.millisecondsSince1970))
+    }
+
+    /// The table and end columns (a record ends at the first of them) of each kind of record.
+    private static let endColumns: [EndingRecords: (table: String, columns: [String])] = [
+        .artefacts: ("artefacts", ["expires_at"]),
+        .deviceTransactions: ("device_transactions", ["expires_at"]),
+        .loginFailures: ("login_failures", ["at"]),
+        .loginLocks: ("login_locks", ["locked_until"]),
+        .logs: ("logs", ["date"]),
+        .sessions: ("sessions", ["expires_at", "idle_expires_at"]),
+        .backchannelRequests: ("ciba_requests", ["expires_at"]),
     ]
 }

@@ -1,8 +1,6 @@
 import SQLKit
 public import WardenCore
 
-public import struct Foundation.Date
-
 /// `logs(seq, log_id, date, type, client_id, user_id, user_name, ip, audience, client_name, data)`: `seq` orders
 /// the events, the searchable fields have columns, `data` holds the whole event as JSON.
 extension SQLStore {
@@ -40,7 +38,7 @@ extension SQLStore {
     }
 
     public func log(id: String) async throws -> LogEvent? {
-        try await sql.select().column("data").from("logs").where("log_id", .equal, id).first().map(Self.logEvent)
+        try await reads.select().column("data").from("logs").where("log_id", .equal, id).first().map(Self.logEvent)
     }
 
     /// Events matching every field of `filter` (any of the field's values), ordered by `seq`. A field outside
@@ -63,22 +61,12 @@ extension SQLStore {
 
     /// Up to `take` events stored after `logID`, oldest first; none when `logID` is unknown.
     public func logs(after logID: String?, take: Int) async throws -> [LogEvent] {
-        let select = sql.select().column("data").from("logs")
+        let select = reads.select().column("data").from("logs")
         if let logID {
             let checkpoint = SQLSubquery.select { $0.column("seq").from("logs").where("log_id", .equal, logID) }
             select.where(SQLColumn("seq"), .greaterThan, checkpoint)
         }
         return try await select.orderBy("seq").limit(take).all().map(Self.logEvent)
-    }
-
-    /// Deletes events dated before `date`; returns how many.
-    public func purgeLogs(before date: Date) async throws -> Int {
-        let old = SQLBinaryExpression(SQLColumn("date"), .lessThan, SQLBind(date.millisecondsSince1970))
-        return try await transaction { db in
-            let count = try await self.count(from: "logs", where: old, on: db)
-            try await db.delete(from: "logs").where(old).run()
-            return count
-        }
     }
 
     private static func logEvent(_ row: any SQLRow) throws -> LogEvent {

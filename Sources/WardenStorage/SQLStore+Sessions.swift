@@ -50,14 +50,6 @@ extension SQLStore {
             .returning("id").all().count
     }
 
-    /// Deletes the sessions whose absolute or idle end is before `date`.
-    public func purgeSessions(expiredBefore date: Date) async throws {
-        let milliseconds = date.millisecondsSince1970
-        try await sql.delete(from: "sessions")
-            .where("expires_at", .lessThan, milliseconds).orWhere("idle_expires_at", .lessThan, milliseconds)
-            .run()
-    }
-
     /// The columns of a session besides `id`, `secret_hash` and `created_at`, which never change.
     private static func sessionColumns(_ session: Session) -> [(name: String, value: any Encodable & Sendable)] {
         [

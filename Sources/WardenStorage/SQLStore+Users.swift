@@ -2,63 +2,84 @@ import SQLKit
 public import WardenCore
 
 /// `users`: one column per profile field (the ``User`` model is mapped by hand), metadata objects as JSON
-/// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case.
+/// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case. Each write also rewrites the
+/// user's search projection (``writeSearchProjection(for:on:)``) in its transaction.
 extension SQLStore {
     public func insertUser(_ record: UserRecord) async throws {
         let columns = try Self.userColumns(record)
         try await UniqueViolation.mapped(Self.userConflict(record)) {
-            try await sql.insert(into: "users")
-                .columns(["user_id", "created_at"] + columns.map(\.name))
-                .values([record.user.userID, record.user.createdAt.millisecondsSince1970] + columns.map(\.value))
-                .run()
+            try await transaction { db in
+                try await db.insert(into: "users")
+                    .columns(["user_id", "created_at"] + columns.map(\.name))
+                    .values([record.user.userID, record.user.createdAt.millisecondsSince1970] + columns.map(\.value))
+                    .run()
+                try await self.writeSearchProjection(for: [record.user.userID], on: db)
+            }
         }
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await sql.select().column(SQLLiteral.all).from("users").where("user_id", .equal, id)
+        try await reads.select().column(SQLLiteral.all).from("users").where("user_id", .equal, id)
             .first().map(Self.userRecord)
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await sql.select().column(SQLLiteral.all).from("users").where("email", .equal, email.lowercased())
+        try await reads.select().column(SQLLiteral.all).from("users").where("email", .equal, email.lowercased())
             .first().map(Self.userRecord)
     }
 
     /// Replaces the profile and password hash; `created_at` keeps its stored value.
     public func updateUser(_ record: UserRecord) async throws {
-        let update = sql.update("users")
-        for column in try Self.userColumns(record) {
-            update.set(column.name, to: column.value)
-        }
+        let columns = try Self.userColumns(record)
         let updated = try await UniqueViolation.mapped(Self.userConflict(record)) {
-            try await update.where("user_id", .equal, record.user.userID).returning("user_id").first()
+            try await transaction { db in
+                let update = db.update("users")
+                for column in columns {
+                    update.set(column.name, to: column.value)
+                }
+                let updated = try await update.where("user_id", .equal, record.user.userID).returning("user_id").first()
+                if updated != nil { try await self.writeSearchProjection(for: [record.user.userID], on: db) }
+                return updated != nil
+            }
         }
-        guard updated != nil else { throw StorageError.notFound }
+        guard updated else { throw StorageError.notFound }
     }
 
-    /// Deletes the user and their role assignments.
+    /// Deletes the user, their role assignments and their search projection.
     public func deleteUser(id: String) async throws -> Bool {
         try await transaction { db in
             try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
+            try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
             return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first()
                 != nil
         }
     }
 
-    /// `SELECT … WHERE <query> ORDER BY <sort>, user_id LIMIT … OFFSET …` and a `COUNT(*)` with the same
-    /// predicate. Without `sort`, users come in creation order; missing values sort last either way.
+    /// `SELECT … WHERE <query> ORDER BY <sort>, user_id LIMIT … OFFSET …` on a reader, through the indexes of
+    /// ``sqlPredicate(for:dialect:)``, and a count with the same predicate that stops at ``searchTotalCap``.
+    /// Without `sort`, users come in creation order (the `users_created` index, so a page reads no more than it
+    /// needs); missing values sort last either way.
     public func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<
         UserRecord
     > {
         let sort = sort ?? UserSort(field: .createdAt, ascending: true)
-        let direction = SQLRaw(sort.ascending ? "ASC NULLS LAST" : "DESC NULLS LAST")
+        // NULLS LAST only where there can be NULLs: an index serves a plain ASC / DESC on both engines.
+        let nullable: Set<UserSort.Field> = [.email, .name, .nickname, .lastLogin]
+        let direction = SQLRaw(
+            (sort.ascending ? "ASC" : "DESC") + (nullable.contains(sort.field) ? " NULLS LAST" : ""))
         return try await fetchPage(
             from: "users", where: sqlPredicate(for: query, dialect: engine),
-            orderBy: [SQLOrderBy(expression: SQLColumn(sort.field.rawValue), direction: direction)]
-                + Self.ascending("user_id"),
-            page: page
+            orderBy: [
+                SQLOrderBy(expression: SQLColumn(sort.field.rawValue), direction: direction),
+                SQLOrderBy(expression: SQLColumn("user_id"), direction: SQLRaw(sort.ascending ? "ASC" : "DESC")),
+            ],
+            page: page, totalCap: Self.searchTotalCap
         ) { try Self.userRecord($0) }
     }
+
+    /// The most a user search's `total` reports, like the reference platform's search (SPEC §9
+    /// `include_totals`): exact below it, and a search matching a million users counts no further.
+    public static let searchTotalCap = 1000
 
     /// The columns of a record besides `user_id` and `created_at`, which never change.
     private static func userColumns(_ record: UserRecord) throws -> [(name: String, value: any Encodable & Sendable)] {

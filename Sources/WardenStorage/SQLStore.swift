@@ -19,6 +19,8 @@ public final class SQLStore: WardenStore {
 
     /// Statements that need no transaction run here.
     var sql: any SQLDatabase { backend.database }
+    /// Reads that need no transaction run here: searches, listings and lookups (see ``SQLBackend/reader``).
+    var reads: any SQLDatabase { backend.reader }
 
     init(backend: any SQLBackend, logger: Logger) {
         self.backend = backend

@@ -390,19 +390,21 @@ struct BackchannelRequestStoreTests {
                 try await Self.insertAccepted(request, into: store)
             }
             // Expiring exactly at the date is not expired before it.
-            let early = try await store.purgeBackchannelRequests(expiredBefore: Self.at(start, 60))
+            let early = try await store.purgeBatch(.backchannelRequests, endedBefore: Self.at(start, 60), limit: 1000)
             if database.isIsolated {
                 #expect(early == 0)
                 #expect(try await store.backchannelRequest(id: expired.id) == expired)
             }
 
-            let purged = try await store.purgeBackchannelRequests(expiredBefore: Self.at(start, 121))
+            let purged = try await store.purgeBatch(.backchannelRequests, endedBefore: Self.at(start, 121), limit: 1000)
             if database.isIsolated { #expect(purged == 2) }
             #expect(try await store.backchannelRequest(id: expired.id) == nil)
             #expect(try await store.backchannelRequest(id: decided.id) == nil)
             #expect(try await store.backchannelRequest(id: live.id) == live)
             if database.isIsolated {
-                #expect(try await store.purgeBackchannelRequests(expiredBefore: Self.at(start, 121)) == 0)
+                #expect(
+                    try await store.purgeBatch(.backchannelRequests, endedBefore: Self.at(start, 121), limit: 1000) == 0
+                )
             }
         }
     }

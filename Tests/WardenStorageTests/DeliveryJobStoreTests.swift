@@ -175,12 +175,12 @@ struct DeliveryJobStoreTests {
             #expect(mine(claimed).allSatisfy { $0.id == live.id }, "expired at 30 s and 60 s")
 
             // Expiring exactly at the date is not expired before it.
-            #expect(mine(try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 30))) == [])
-            let purged = try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 61))
+            #expect(mine(try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 30), limit: 1000)) == [])
+            let purged = try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 61), limit: 1000)
             for job in mine(purged) {
                 #expect(job == (job.id == expired.id ? expired : failed), "as stored")
             }
-            #expect(mine(try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 61))) == [])
+            #expect(mine(try await store.purgeDeliveryJobs(expiredBefore: Self.at(epoch, 61), limit: 1000)) == [])
             let afterPurge = try await store.claimDeliveryJobs(now: Self.at(epoch, 10), leaseUntil: lease, limit: 1000)
             #expect(mine(afterPurge) == [], "the purged jobs are gone")
 

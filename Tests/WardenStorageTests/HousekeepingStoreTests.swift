@@ -101,4 +101,41 @@ struct HousekeepingStoreTests {
             #expect(try await store.client(id: operatorMade) != nil)
         }
     }
+
+    @Test(
+        "log events: a month of them goes in batches of `limit`, the recent ones stay",
+        arguments: TestDatabase.available)
+    func logs(database: TestDatabase) async throws {
+        try await database.withIsolatedStore { store in
+            let old = (0..<2_500).map { index in
+                LogEvent(date: Self.at(1000 + Double(index)), type: .loginSuccess, description: "old \(index)")
+            }
+            let recent = LogEvent(date: Self.at(5000), type: .loginSuccess, description: "recent")
+            try await store.appendLogs(old + [recent])
+            var deleted: [Int] = []
+            for _ in 0..<4 {
+                deleted.append(try await store.purgeBatch(.logs, endedBefore: Self.at(4000), limit: 1000))
+            }
+            #expect(deleted == [1000, 1000, 500, 0])
+            #expect(try await store.log(id: recent.logID) == recent)
+            #expect(try await store.count(from: "logs") == 1)
+        }
+    }
+
+    @Test("sessions: either end passed, in batches", arguments: TestDatabase.available)
+    func sessions(database: TestDatabase) async throws {
+        try await database.withIsolatedStore { store in
+            for index in 0..<5 {
+                let ended = Self.at(1000 + Double(index))
+                let session = Session(
+                    id: uniqueID("ses"), userID: "auth0|u", createdAt: Self.at(0), authTime: Self.at(0),
+                    lastActiveAt: Self.at(0), expiresAt: index.isMultiple(of: 2) ? ended : Self.at(9000),
+                    idleExpiresAt: index.isMultiple(of: 2) ? Self.at(9000) : ended, method: "pwd", sourceFamilyID: nil)
+                try await store.insertSession(session, secretHash: uniqueID("secret"))
+            }
+            #expect(try await store.purgeBatch(.sessions, endedBefore: Self.at(2000), limit: 3) == 3)
+            #expect(try await store.purgeBatch(.sessions, endedBefore: Self.at(2000), limit: 3) == 2)
+            #expect(try await store.count(from: "sessions") == 0)
+        }
+    }
 }

@@ -96,7 +96,7 @@ struct LogStoreTests {
         }
     }
 
-    @Test("Purge deletes events dated before the cut-off and counts them", arguments: TestDatabase.available)
+    @Test("The purge deletes events dated before the cut-off and counts them", arguments: TestDatabase.available)
     func purge(database: TestDatabase) async throws {
         try await database.withStore { store in
             let user = uniqueID("auth0|user")
@@ -104,7 +104,7 @@ struct LogStoreTests {
             let old = (0..<2).map { Self.event(user: user, date: ancient.addingTimeInterval(Double($0))) }
             let recent = Self.event(user: user)
             try await store.appendLogs(old + [recent])
-            let purged = try await store.purgeLogs(before: ancient.addingTimeInterval(60))
+            let purged = try await store.purgeBatch(.logs, endedBefore: ancient.addingTimeInterval(60), limit: 1000)
             #expect(database.isIsolated ? purged == 2 : purged >= 2)
             #expect(try await store.log(id: old[0].logID) == nil)
             #expect(try await store.log(id: recent.logID) == recent)

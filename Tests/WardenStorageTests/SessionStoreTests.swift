@@ -117,7 +117,7 @@ struct SessionStoreTests {
             for session in [ended, idle, live, endingNow] {
                 try await store.insertSession(session, secretHash: uniqueID("secret"))
             }
-            try await store.purgeSessions(expiredBefore: cutoff)
+            _ = try await store.purgeBatch(.sessions, endedBefore: cutoff, limit: 1000)
             #expect(try await store.session(id: ended.id) == nil)
             #expect(try await store.session(id: idle.id) == nil)
             #expect(try await store.session(id: live.id) == live)

@@ -89,8 +89,6 @@ public protocol LogStore: Sendable {
     func searchLogs(_ filter: LogFilter, ascending: Bool, page: PageRequest) async throws -> PageResult<LogEvent>
     /// Up to `take` events newer than `logID`, oldest first (checkpoint paging); from the start when `nil`.
     func logs(after logID: String?, take: Int) async throws -> [LogEvent]
-    /// Deletes events older than `date`; returns how many.
-    func purgeLogs(before date: Date) async throws -> Int
 }
 
 /// Signing keys (SPEC §2).
@@ -162,8 +160,6 @@ public protocol SessionStore: Sendable {
     func deleteSession(id: String) async throws -> Bool
     /// Ends every session created from a refresh-token family (SPEC §8 cascade revocation); returns how many.
     func deleteSessions(sourceFamilyID: String) async throws -> Int
-    /// Deletes sessions past their absolute or idle end.
-    func purgeSessions(expiredBefore date: Date) async throws
 }
 
 /// What Native-to-Web SSO adds to sessions and refresh tokens (SPEC §8).
@@ -235,8 +231,6 @@ public protocol BackchannelRequestStore: Sendable {
     /// one gets ``BackchannelRedemption/redeemed(_:)``.
     func redeemBackchannelRequest(id: BackchannelRequest.ID, clientID: String, at now: Date) async throws
         -> BackchannelRedemption
-    /// Deletes requests that expired before `date`; returns how many.
-    func purgeBackchannelRequests(expiredBefore date: Date) async throws -> Int
 }
 
 /// The outbox of ``DeliveryJob``s, shared by every node: any node may claim a due job.
@@ -252,8 +246,9 @@ public protocol DeliveryJobStore: Sendable {
     func deleteDeliveryJob(id: String) async throws
     /// Records a failed attempt and when to try again.
     func rescheduleDeliveryJob(id: String, at date: Date, error: String) async throws
-    /// Removes the jobs that expired before `date` undelivered, and returns them (for the log).
-    func purgeDeliveryJobs(expiredBefore date: Date) async throws -> [DeliveryJob]
+    /// Removes at most `limit` of the jobs that expired before `date` undelivered, and returns them (for the
+    /// log); fewer than `limit`: none of them is left.
+    func purgeDeliveryJobs(expiredBefore date: Date, limit: Int) async throws -> [DeliveryJob]
 }
 
 /// Authenticator devices and the transactions sent to them (SPEC §7).
@@ -308,4 +303,10 @@ public struct EndingRecords: OpenStringValue {
     public static let loginLocks = EndingRecords(rawValue: "login_locks")
     /// Registered clients (SPEC §13) past their expiry, with their client grants.
     public static let registeredClients = EndingRecords(rawValue: "registered_clients")
+    /// Log events (SPEC §10) dated before the date (the retention's cut-off).
+    public static let logs = EndingRecords(rawValue: "logs")
+    /// Sessions past their absolute or idle end.
+    public static let sessions = EndingRecords(rawValue: "sessions")
+    /// CIBA requests (SPEC §6) that expired before the date.
+    public static let backchannelRequests = EndingRecords(rawValue: "backchannel_requests")
 }

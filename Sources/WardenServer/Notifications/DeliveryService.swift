@@ -111,11 +111,18 @@ public final class DeliveryService: Service {
         }
     }
 
-    /// Drops jobs whose request expired undelivered, telling their handlers.
+    /// Drops jobs whose request expired undelivered, telling their handlers; in batches of
+    /// ``HousekeepingService/batchSize`` with a ``HousekeepingService/batchPause`` between full ones.
     func purgeExpired() async {
         do {
-            for job in try await store.purgeDeliveryJobs(expiredBefore: clock.now()) {
-                await handler(for: job.kind)?.abandon(job, reason: "expired before it could be delivered")
+            let now = clock.now()
+            while true {
+                let jobs = try await store.purgeDeliveryJobs(expiredBefore: now, limit: HousekeepingService.batchSize)
+                for job in jobs {
+                    await handler(for: job.kind)?.abandon(job, reason: "expired before it could be delivered")
+                }
+                guard jobs.count == HousekeepingService.batchSize else { return }
+                try await Task.sleep(for: HousekeepingService.batchPause)
             }
         } catch {
             logger.warning("could not purge delivery jobs", metadata: ["error": "\(error)"])

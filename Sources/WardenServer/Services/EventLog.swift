@@ -7,13 +7,12 @@ public import WardenCore
 
 /// Writes log events (SPEC §10) off the request path: `record` appends to an in-memory buffer and returns;
 /// a background service flushes the buffer to storage every 100 ms in one batch, so an event is readable
-/// within 1 s and a failing write never fails a request (it is retried, then dropped with a log line).
+/// within 1 s and a failing write never fails a request (it is retried, then dropped with a log line). Events past
+/// the retention are deleted by ``HousekeepingService``, in batches, never at start-up.
 public final class EventLog: Service {
     private let buffer = Mutex<[WardenCore.LogEvent]>([])
     private let store: any LogStore
     private let logger: Logger
-    private let retentionDays: Int
-    private let clock: any WardenClock
     /// The most events held while storage is unavailable; beyond it the oldest are dropped.
     private static let capacity = 100_000
     /// README "Metrics": events waiting to be written (sampled at each flush), the time of each batch write, and
@@ -22,10 +21,8 @@ public final class EventLog: Service {
     private let writeDuration = Metrics.Timer(label: "warden_event_log_write_seconds")
     private let droppedEvents = Counter(label: "warden_event_log_dropped_total")
 
-    init(store: any LogStore, retentionDays: Int, clock: any WardenClock, logger: Logger) {
+    init(store: any LogStore, logger: Logger) {
         self.store = store
-        self.retentionDays = retentionDays
-        self.clock = clock
         self.logger = logger
     }
 
@@ -83,20 +80,9 @@ public final class EventLog: Service {
     }
 
     public func run() async throws {
-        var lastPurge = ContinuousClock.now - .seconds(3600)
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
             await flush()
-            if ContinuousClock.now - lastPurge >= .seconds(3600) {
-                lastPurge = ContinuousClock.now
-                let cutoff = clock.now().addingTimeInterval(-Double(retentionDays) * 86400)
-                do {
-                    let purged = try await store.purgeLogs(before: cutoff)
-                    if purged > 0 { logger.info("purged old log events", metadata: ["count": "\(purged)"]) }
-                } catch {
-                    logger.warning("log purge failed", metadata: ["error": "\(error)"])
-                }
-            }
         }
         await flush()
     }

@@ -6,17 +6,18 @@ import WardenCore
 /// Deletes what has outlived its use: expired single-use artefacts (login transactions included), ended
 /// sessions, CIBA requests a day after their expiry (until then a poll still gets `expired_token`, SPEC §6.2),
 /// expired device transactions, login failures older than the lockout window (those of unknown addresses
-/// included) and ended locks, undeliverable jobs, and this node's memory of expired requests. Every node runs
-/// it; the deletes are idempotent. Artefacts, device transactions and login rows go in batches of
-/// ``batchSize`` with a ``batchPause`` between them (SPEC §11: an anonymous flood is cleaned up without
-/// holding the database).
+/// included) and ended locks, undeliverable jobs, log events past `--log-retention-days` (SPEC §10), and this
+/// node's memory of expired requests. Every node runs it; the deletes are idempotent. Every purge goes in batches
+/// of ``batchSize`` with a ``batchPause`` between them (SPEC §11: an anonymous flood, or a month of events, is
+/// cleaned up without holding the database), and the first pass runs one ``interval`` after start-up, never
+/// before the node is ready.
 struct HousekeepingService: Service {
     let runtime: WardenRuntime
     static let interval = Duration.seconds(60)
     /// How long an expired CIBA request is kept so that polls are told it expired.
     static let backchannelRetention: Double = 86400
     /// The most rows one purge statement deletes.
-    static let batchSize = 500
+    static let batchSize = 1000
     /// The pause between two full batches, leaving the database to requests.
     static let batchPause = Duration.milliseconds(20)
 
@@ -45,9 +46,11 @@ struct HousekeepingService: Service {
             try await purge(.loginLocks, endedBefore: now)
             // Registered clients unused for 30 days (SPEC §13); the caches of every node forget them.
             if try await purge(.registeredClients, endedBefore: now) > 0 { try await runtime.tenantChanged() }
-            try await runtime.store.purgeSessions(expiredBefore: now)
-            _ = try await runtime.store.purgeBackchannelRequests(
-                expiredBefore: now.addingTimeInterval(-Self.backchannelRetention))
+            try await purge(.sessions, endedBefore: now)
+            try await purge(.backchannelRequests, endedBefore: now.addingTimeInterval(-Self.backchannelRetention))
+            let logRetention = Double(runtime.configuration.logRetentionDays) * 86400
+            let purgedLogs = try await purge(.logs, endedBefore: now.addingTimeInterval(-logRetention))
+            if purgedLogs > 0 { runtime.logger.info("purged old log events", metadata: ["count": "\(purgedLogs)"]) }
         } catch {
             runtime.logger.warning("housekeeping failed", metadata: ["error": "\(error)"])
         }

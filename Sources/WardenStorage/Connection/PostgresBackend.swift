@@ -17,6 +17,8 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
     let database: any SQLDatabase
 
     var engine: SQLEngineKind { .postgres }
+    /// The pool serves reads and writes alike.
+    var reader: any SQLDatabase { database }
 
     /// A pool of at most about `maxConnections` connections (at least one per event loop).
     init(configuration: SQLPostgresConfiguration, maxConnections: Int, logger: Logger) {

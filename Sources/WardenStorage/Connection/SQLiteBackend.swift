@@ -2,11 +2,14 @@ import Logging
 import NIOPosix
 import SQLiteKit
 
-/// SQLite through one connection: SQLite serializes writers anyway, and one connection makes `sqlite::memory:`
-/// a single database for the whole process. Every statement goes through an ``AsyncSerialLock``, so a
-/// transaction (a session) has the connection to itself.
+/// SQLite through one writing connection: SQLite serializes writers anyway, and one connection makes
+/// `sqlite::memory:` a single database for the whole process. Every statement on it goes through an
+/// ``AsyncSerialLock``, so a transaction (a session) has the connection to itself. A file also gets
+/// ``readerCount`` read-only connections (``SQLiteReaders``) for the reads the store sends to ``reader``.
 struct SQLiteBackend: SQLBackend {
     let connection: SQLiteConnection
+    /// The read-only connections of a file; `nil` for `sqlite::memory:`, whose reads go to the writer.
+    private let readers: SQLiteReaders?
     /// The connection's own thread: SQLite calls block (a busy wait can last seconds), so they must not
     /// share `NIOThreadPool.singleton` with other blocking work — two stores waiting on each other's locks
     /// there could occupy every thread and deadlock until the busy timeout.
@@ -17,6 +20,10 @@ struct SQLiteBackend: SQLBackend {
     let isFile: Bool
 
     var engine: SQLEngineKind { .sqlite }
+    var reader: any SQLDatabase { readers ?? database }
+
+    /// How many read-only connections a file gets: a few slow searches at once still leave one for lookups.
+    static let readerCount = 3
 
     /// Opens the database and applies the connection settings (WAL and a busy timeout for files).
     static func open(_ storage: SQLiteConnection.Storage, logger: Logger) async throws -> SQLiteBackend {
@@ -42,12 +49,20 @@ struct SQLiteBackend: SQLBackend {
             try? await threadPool.shutdownGracefully()
             throw error
         }
+        var readers: SQLiteReaders?
+        if case .file(let path) = storage {
+            do {
+                readers = try await SQLiteReaders.open(path: path, count: readerCount, logger: logger)
+            } catch {
+                try? await connection.close()
+                try? await threadPool.shutdownGracefully()
+                throw error
+            }
+        }
         let lock = AsyncSerialLock()
-        var isFile = false
-        if case .file = storage { isFile = true }
         return SQLiteBackend(
-            connection: connection, threadPool: threadPool, database: SerializedSQLDatabase(base: direct, lock: lock),
-            lock: lock, isFile: isFile)
+            connection: connection, readers: readers, threadPool: threadPool,
+            database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock, isFile: readers != nil)
     }
 
     /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
@@ -101,6 +116,7 @@ struct SQLiteBackend: SQLBackend {
     }
 
     func shutdown() async throws {
+        try await readers?.shutdown()
         try await lock.withLock { try await connection.close() }
         try await threadPool.shutdownGracefully()
     }

@@ -369,5 +369,8 @@ extension Migration {
             ]
         },
         // MARK: end of version 9
+        // MARK: version 10, user search through indexes (SPEC §9, issue 16); 9 is multi-factor authentication's
+        Migration(version: 10, name: "user search indexes and metadata projection") { Migration.userSearchIndexes($0) },
+        // MARK: end of version 10
     ]
 }

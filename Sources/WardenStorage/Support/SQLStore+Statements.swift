@@ -82,13 +82,13 @@ extension SQLStore {
         }
     }
 
-    /// The rows of `table` matching `predicate` in `order`, one page of them (and the count of all matches),
-    /// or all of them when `page` is `nil`.
+    /// The rows of `table` matching `predicate` in `order`, one page of them (and the count of all matches, or
+    /// `totalCap` when there are more), or all of them when `page` is `nil`; read on ``reads``.
     func fetchPage<Item: Sendable>(
         from table: String, where predicate: (any SQLExpression)? = nil, orderBy order: [any SQLExpression],
-        page: PageRequest?, _ item: (any SQLRow) throws -> Item
+        page: PageRequest?, totalCap: Int? = nil, _ item: (any SQLRow) throws -> Item
     ) async throws -> PageResult<Item> {
-        let select = sql.select().column(SQLLiteral.all).from(table)
+        let select = reads.select().column(SQLLiteral.all).from(table)
         if let predicate { select.where(predicate) }
         order.forEach { select.orderBy($0) }
         if let page { select.limit(page.perPage).offset(page.offset) }
@@ -96,18 +96,23 @@ extension SQLStore {
         guard let page else { return PageResult(items: items, total: items.count) }
         // A short page that is not past the end tells the total without counting.
         if items.count < page.perPage, !items.isEmpty || page.offset == 0 {
-            return PageResult(items: items, total: page.offset + items.count)
+            return PageResult(items: items, total: min(page.offset + items.count, totalCap ?? .max))
         }
-        return PageResult(items: items, total: try await count(from: table, where: predicate))
+        return PageResult(items: items, total: try await count(from: table, where: predicate, upTo: totalCap))
     }
 
-    /// `SELECT COUNT(*) FROM table WHERE predicate`.
-    func count(from table: String, where predicate: (any SQLExpression)? = nil, on db: (any SQLDatabase)? = nil)
-        async throws -> Int
-    {
-        let select = (db ?? sql).select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table)
-        if let predicate { select.where(predicate) }
-        return try await select.first(decodingColumn: "n", as: Int.self) ?? 0
+    /// `SELECT COUNT(*) FROM table WHERE predicate`, on `db` (in a transaction) or ``reads``; with `upTo`, it
+    /// counts no further than that: `SELECT COUNT(*) FROM (SELECT 1 … LIMIT upTo)`.
+    func count(
+        from table: String, where predicate: (any SQLExpression)? = nil, upTo cap: Int? = nil,
+        on db: (any SQLDatabase)? = nil
+    ) async throws -> Int {
+        let db = db ?? reads
+        let matches = db.select().column(SQLLiteral.numeric("1")).from(table)
+        if let predicate { matches.where(predicate) }
+        if let cap { matches.limit(cap) }
+        return try await db.raw("SELECT COUNT(*) AS n FROM (\(matches.select)) AS matches")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
     /// `column ASC, tiebreaker ASC`: creation order, stable across pages.

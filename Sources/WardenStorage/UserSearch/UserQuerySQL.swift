@@ -1,28 +1,34 @@
 public import SQLKit
 public import WardenCore
 
-/// Renders a user search query (SPEC §9) as a predicate over the `users` table, for a `WHERE` clause.
+/// Renders a user search query (SPEC §9) as a predicate over the `users` table, for a `WHERE` clause, that the
+/// database answers through indexes (issue 16) rather than by reading every user.
 ///
-/// The predicate reads the unqualified columns `user_id`, `email`, `name`, `nickname` (text),
-/// `email_verified`, `blocked` (booleans; SQLite `INTEGER` 0/1) and `user_metadata`, `app_metadata`, which must
-/// hold `NULL` or the text of a JSON object (`TEXT` or `jsonb` on PostgreSQL). Every value and metadata path
-/// taken from the query is bound with `SQLBind`; the SQL text itself is fixed. The semantics, on both engines:
+/// The predicate reads the columns `user_id`, `email`, `name`, `nickname` (text), `email_verified`, `blocked`
+/// (booleans; SQLite `INTEGER` 0/1) of `users`, and `user_fields` (``UserFieldsProjection``) for metadata. Every
+/// value and metadata path taken from the query is bound with `SQLBind`; the SQL text itself is fixed. The
+/// semantics, on both engines:
 /// - `email`, `name`, `nickname`: `lower()` of both sides compared (SQLite folds ASCII letters only; PostgreSQL
-///   follows the database's locale); `user_id` and metadata: compared exactly.
-/// - `field:v*`: `LIKE 'v%' ESCAPE '\'`, with `%`, `_` and `\` in `v` escaped. SQLite's `LIKE` ignores ASCII
-///   case, so there a case-sensitive field compares `substr(field, 1, length(v)) = v` instead.
+///   follows the database's locale), through the indexes on `lower(column)`; `user_id` and metadata: compared
+///   exactly.
+/// - `field:v*`: `LIKE 'v%' ESCAPE '\'`, with `%`, `_` and `\` in `v` escaped (PostgreSQL answers it from a
+///   `text_pattern_ops` index). SQLite's `LIKE` ignores ASCII case, so there a case-sensitive field compares
+///   `substr(field, 1, length(v)) = v` instead; and since SQLite's `LIKE` cannot use an index on an expression,
+///   it also gets the equivalent range `v <= field < successor(v)` (see ``UserQuerySQLRenderer/successor(of:)``),
+///   which can.
 /// - Booleans: `field IS TRUE` for `true`, `field IS NOT TRUE` for `false` (so `NULL` counts as false).
-/// - Metadata values are read as text: SQLite `json_extract(column, '$."a"."b"')`, with JSON `true`/`false` read
-///   as those words and numbers as their SQL text; PostgreSQL `column::jsonb #>> '{a,b}'`. So
-///   `user_metadata.vip:true` and `user_metadata.age:42` match a JSON boolean and number. JSON `null` is no value.
-/// - `_exists_:field`: `IS NOT NULL`, and for the text columns also `<> ''`.
+/// - Metadata: `EXISTS` a `user_fields` row of the user with the field's path and the value (or, for a prefix, a
+///   value in the prefix's range). Values are the JSON's as text: JSON `true`/`false` as those words, numbers as
+///   the engine prints them, so `user_metadata.vip:true` and `user_metadata.age:42` match a JSON boolean and
+///   number. JSON `null` is no value; an object or an array exists but matches no value.
+/// - `_exists_:field`: `IS NOT NULL`, and for the text columns also `<> ''`; for metadata, a row with the path.
 /// - `NOT q`: `(q) IS NOT TRUE`, so `NOT email:x` also matches users without an e-mail address.
 /// - A bare value: any of ``UserQueryField/bareTermFields`` matches it.
 public func sqlPredicate(for query: UserQuery, dialect: SQLEngineKind) -> any SQLExpression {
     UserQuerySQLRenderer(engine: dialect).predicate(for: query)
 }
 
-private struct UserQuerySQLRenderer {
+struct UserQuerySQLRenderer {
     let engine: SQLEngineKind
 
     func predicate(for query: UserQuery) -> any SQLExpression {
@@ -54,7 +60,10 @@ private struct UserQuerySQLRenderer {
     }
 
     private func match(_ field: UserQueryField, _ value: UserQueryValue) -> any SQLExpression {
-        let subject = self.value(of: field)
+        if !field.path.isEmpty {
+            return metadataField(field, matching: value)
+        }
+        let subject = SQLColumn(field.column.rawValue)
         if field.isBoolean {
             return switch value {
             case .exact("true"): SQLBinaryExpression(subject, .is, SQLLiteral.boolean(true))
@@ -68,44 +77,100 @@ private struct UserQuerySQLRenderer {
             return SQLBinaryExpression(lower(subject), .equal, lower(SQLBind(text)))
         case (.exact(let text), false):
             return SQLBinaryExpression(subject, .equal, SQLBind(text))
+        case (.prefix(let text), true) where engine == .sqlite:
+            let pattern = like(lower(subject), lower(SQLBind(Self.likePattern(prefix: text))))
+            return junction([Self.range(lower(subject), prefix: Self.asciiLowercased(text)), pattern], .and)
         case (.prefix(let text), true):
             return like(lower(subject), lower(SQLBind(Self.likePattern(prefix: text))))
         case (.prefix(let text), false) where engine == .sqlite:
-            let start = SQLFunction(
-                "substr", args: subject, SQLLiteral.numeric("1"), SQLFunction("length", args: SQLBind(text)))
-            return SQLBinaryExpression(start, .equal, SQLBind(text))
+            return junction([Self.range(subject, prefix: text), Self.startsWith(subject, text)], .and)
         case (.prefix(let text), false):
             return like(subject, SQLBind(Self.likePattern(prefix: text)))
         }
     }
 
+    /// `EXISTS (SELECT 1 FROM user_fields WHERE user_id = users.user_id AND path = … AND <value>)`: the value's
+    /// first ``UserFieldsProjection/indexedCharacters`` characters are compared through the index, the whole
+    /// value on the row.
+    private func metadataField(_ field: UserQueryField, matching value: UserQueryValue?) -> any SQLExpression {
+        let stored = SQLColumn("value", table: "f")
+        let indexed = SQLFunction(
+            "substr", args: stored, SQLLiteral.numeric("1"),
+            SQLLiteral.numeric("\(UserFieldsProjection.indexedCharacters)"))
+        let limit = UserFieldsProjection.indexedCharacters
+        var conditions: [any SQLExpression] = [
+            SQLBinaryExpression(SQLColumn("user_id", table: "f"), .equal, SQLColumn("user_id", table: "users")),
+            // The path as the projection spells it: the field's name, `user_metadata.address.city`.
+            SQLBinaryExpression(SQLColumn("path", table: "f"), .equal, SQLBind(field.description)),
+        ]
+        switch value {
+        case nil:
+            break
+        case .exact(let text):
+            let head = String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
+            conditions.append(SQLBinaryExpression(indexed, .equal, SQLBind(head)))
+            conditions.append(SQLBinaryExpression(stored, .equal, SQLBind(text)))
+        case .prefix(let text) where text.unicodeScalars.count >= limit:
+            let head = String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
+            conditions.append(SQLBinaryExpression(indexed, .equal, SQLBind(head)))
+            conditions.append(Self.startsWith(stored, text))
+        case .prefix(let text):
+            conditions.append(Self.range(indexed, prefix: text))
+        }
+        return SQLQueryString(
+            "EXISTS (SELECT 1 FROM user_fields AS f WHERE \(SQLList(conditions, separator: SQLRaw(" AND "))))")
+    }
+
+    /// `substr(subject, 1, length(text)) = text`: the subject starts with `text`, compared exactly.
+    private static func startsWith(_ subject: any SQLExpression, _ text: String) -> any SQLExpression {
+        let start = SQLFunction(
+            "substr", args: subject, SQLLiteral.numeric("1"), SQLFunction("length", args: SQLBind(text)))
+        return SQLBinaryExpression(start, .equal, SQLBind(text))
+    }
+
+    /// `prefix <= subject AND subject < successor(prefix)`: under a bytewise comparison (SQLite's default,
+    /// `COLLATE "C"` on PostgreSQL), exactly the subjects that start with `prefix`, as an index range.
+    private static func range(_ subject: any SQLExpression, prefix: String) -> any SQLExpression {
+        let atLeast = SQLBinaryExpression(subject, .greaterThanOrEqual, SQLBind(prefix))
+        guard let upper = successor(of: prefix) else { return atLeast }
+        return SQLGroupExpression(
+            SQLList([atLeast, SQLBinaryExpression(subject, .lessThan, SQLBind(upper))], separator: SQLRaw(" AND ")))
+    }
+
+    /// The least string above every string that starts with `prefix` in Unicode scalar order (UTF-8's byte
+    /// order): `prefix` with its last scalar incremented (surrogates skipped), after dropping trailing U+10FFFF;
+    /// `nil` when there is none (`prefix` is empty or all U+10FFFF).
+    static func successor(of prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                return String(String.UnicodeScalarView(scalars))
+            }
+        }
+        return nil
+    }
+
+    /// `text` with the ASCII letters lowered, as SQLite's `lower()` does.
+    private static func asciiLowercased(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
+                }))
+    }
+
     private func exists(_ field: UserQueryField) -> any SQLExpression {
-        let subject = value(of: field)
+        let subject = SQLColumn(field.column.rawValue)
         let notNull = SQLBinaryExpression(subject, .isNot, SQLLiteral.null)
         switch field.column {
         case .userID, .email, .name, .nickname:
             return junction([notNull, SQLBinaryExpression(subject, .notEqual, SQLLiteral.string(""))], .and)
-        case .emailVerified, .blocked, .userMetadata, .appMetadata:
+        case .emailVerified, .blocked:
             return notNull
-        }
-    }
-
-    /// The field's value: its column, or for metadata the text at its path (`NULL` when absent or JSON `null`).
-    private func value(of field: UserQueryField) -> any SQLExpression {
-        let column = SQLIdentifier(field.column.rawValue)
-        switch (field.column, engine) {
-        case (.userID, _), (.email, _), (.emailVerified, _), (.name, _), (.nickname, _), (.blocked, _):
-            return SQLColumn(column)
-        case (.userMetadata, .sqlite), (.appMetadata, .sqlite):
-            // Keys are quoted; the parser allows only [A-Za-z0-9_-] in them.
-            let path = "$" + field.path.map { ".\"\($0)\"" }.joined()
-            return SQLQueryString(
-                """
-                CASE json_type(\(column), \(bind: path)) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' \
-                ELSE CAST(json_extract(\(column), \(bind: path)) AS TEXT) END
-                """)
-        case (.userMetadata, .postgres), (.appMetadata, .postgres):
-            return SQLQueryString("(\(column)::jsonb #>> \(bind: field.path))")
+        case .userMetadata, .appMetadata:
+            return metadataField(field, matching: nil)
         }
     }
 

@@ -27,13 +27,11 @@ struct EventLogTests {
             WardenCore.LogEvent
         > { PageResult(items: [], total: 0) }
         func logs(after logID: String?, take: Int) async throws -> [WardenCore.LogEvent] { [] }
-        func purgeLogs(before date: Date) async throws -> Int { 0 }
     }
 
     @Test func aFailingStoreLosesNothingAndFailsNobody() async throws {
         let store = FlakyLogStore()
-        let log = EventLog(
-            store: store, retentionDays: 30, clock: ManualClock(), logger: Logger(label: "event-log-test"))
+        let log = EventLog(store: store, logger: Logger(label: "event-log-test"))
         for index in 0..<3 {
             log.record(WardenCore.LogEvent(date: Date(), type: .clientCredentialsSucceeded, description: "\(index)"))
         }

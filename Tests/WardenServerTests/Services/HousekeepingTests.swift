@@ -45,4 +45,38 @@ struct HousekeepingTests {
             try await store.purgeBatch(.loginFailures, endedBefore: windowStart, limit: 100) == 0,
             "the pass left no failure of 1970")
     }
+
+    /// Issue 16 item 3: a purge of many log events goes in batches with pauses between them, so `/readyz` (and
+    /// every other request on the database) is answered while it runs, not after it.
+    @Test func readyzAnswersWhileALargePurgeRuns() async throws {
+        let warden = try await TestWarden.make()
+        let store = warden.runtime.store
+        let user = "auth0|purge-" + RandomToken.identifier(prefix: "", length: 8)
+        let total = HousekeepingService.batchSize * 5
+        // In 1970, long past any retention.
+        try await store.appendLogs(
+            (0..<total).map {
+                LogEvent(date: Date(timeIntervalSince1970: 1000 + Double($0)), type: .loginSuccess, userID: user)
+            })
+        let remaining = { @Sendable in
+            try await store.searchLogs(
+                LogFilter(terms: ["user_id": [user]]), ascending: true, page: PageRequest(page: 0, perPage: 1)
+            ).total
+        }
+        let midway = try await warden.test { http in
+            let sweep = Task { await HousekeepingService(runtime: warden.runtime).sweep() }
+            var answeredMidway = 0
+            for _ in 0..<100_000 {
+                let response = try await http.execute(uri: "/readyz", method: .get)
+                #expect(response.status == .ok)
+                let left = try await remaining()
+                if left == 0 { break }
+                if left < total { answeredMidway += 1 }
+            }
+            await sweep.value
+            return answeredMidway
+        }
+        #expect(midway > 0, "no /readyz answer came between two batches of the purge")
+        #expect(try await remaining() == 0)
+    }
 }

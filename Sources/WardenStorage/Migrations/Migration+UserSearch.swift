@@ -1,0 +1,36 @@
+import SQLKit
+
+extension Migration {
+    /// Version 10 (9 is multi-factor authentication's): what lets the user search (SPEC §9) use indexes instead of
+    /// reading every user.
+    ///
+    /// - `email`, `name`, `nickname` are compared as `lower(column)`: SQLite gets the missing `lower(email)`
+    ///   index (its prefix search is a range on the same indexes); PostgreSQL gets `text_pattern_ops` indexes on
+    ///   the lowered columns and on `user_id`, which serve both `=` and a `LIKE 'prefix%'` whatever the
+    ///   database's collation.
+    /// - Metadata is searched in `user_fields` (``UserFieldsProjection``), built here for the users already
+    ///   stored. `value` compares byte by byte on both engines (`COLLATE "C"` on PostgreSQL, SQLite's default),
+    ///   so that a prefix is a range of the index.
+    static func userSearchIndexes(_ ddl: DDL) -> [SQLQueryString] {
+        let profileIndexes: [SQLQueryString] =
+            switch ddl.engine {
+            case .sqlite:
+                ["CREATE INDEX users_email_lower ON users (lower(email))"]
+            case .postgres:
+                [
+                    "CREATE INDEX users_email_pattern ON users (lower(email) text_pattern_ops)",
+                    "CREATE INDEX users_name_pattern ON users (lower(name) text_pattern_ops)",
+                    "CREATE INDEX users_nickname_pattern ON users (lower(nickname) text_pattern_ops)",
+                    "CREATE INDEX users_user_id_pattern ON users (user_id text_pattern_ops)",
+                ]
+            }
+        let bytewiseText = SQLRaw(ddl.engine == .sqlite ? "TEXT" : #"TEXT COLLATE "C""#)
+        let characters = UserFieldsProjection.indexedCharacters
+        return profileIndexes + [
+            "CREATE TABLE user_fields (user_id TEXT NOT NULL, path TEXT NOT NULL, value \(bytewiseText))",
+            "CREATE INDEX user_fields_user ON user_fields (user_id, path)",
+            "CREATE INDEX user_fields_value ON user_fields (path, substr(value, 1, \(literal: characters)), user_id)",
+            UserFieldsProjection.insertStatement(engine: ddl.engine, userIDs: nil),
+        ]
+    }
+}

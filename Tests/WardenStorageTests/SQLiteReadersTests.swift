@@ -1,0 +1,78 @@
+import Foundation
+import SQLKit
+import Testing
+import WardenCore
+import WardenWire
+
+@testable import WardenStorage
+
+/// A SQLite file has read-only connections beside its one writer (issue 16 item 2): a long read does not hold up a
+/// write, a read sees every write committed before it, and a reader refuses to write.
+@Suite("SQLite readers beside the writer")
+struct SQLiteReadersTests {
+    private static func user(_ id: String) -> UserRecord {
+        UserRecord(
+            user: User(userID: id, email: "\(id.dropFirst(6))@example.com", createdAt: storedTime()), passwordHash: nil)
+    }
+
+    @Test("A write completes while a reader holds a read transaction open, which keeps its snapshot")
+    func aLongReadDoesNotBlockAWrite() async throws {
+        try await TestDatabase.sqliteFile.withStore { store in
+            let id = uniqueID("auth0|reader")
+            try await store.reads.withSession { reader in
+                try await reader.raw("BEGIN").run()
+                let before = try await reader.raw("SELECT COUNT(*) AS n FROM users").first(
+                    decodingColumn: "n", as: Int.self)
+                // The read transaction is open on the reader: the writer's commit must not wait for it.
+                let written = try await Self.within(.seconds(10)) { try await store.insertUser(Self.user(id)) }
+                #expect(written, "the write waited for the reader")
+                let during = try await reader.raw("SELECT COUNT(*) AS n FROM users").first(
+                    decodingColumn: "n", as: Int.self)
+                #expect(during == before, "the open read transaction keeps its snapshot")
+                try await reader.raw("COMMIT").run()
+            }
+            #expect(try await store.user(id: id)?.user.userID == id)
+        }
+    }
+
+    @Test("A read on a reader sees the write committed just before it", arguments: TestDatabase.available)
+    func readYourWrites(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            for _ in 0..<50 {
+                let id = uniqueID("auth0|ryw")
+                try await store.insertUser(Self.user(id))
+                #expect(try await store.user(id: id) != nil)
+                #expect(try await store.deleteUser(id: id))
+                #expect(try await store.user(id: id) == nil)
+            }
+        }
+    }
+
+    @Test("A reader refuses to write")
+    func readersAreReadOnly() async throws {
+        try await TestDatabase.sqliteFile.withStore { store in
+            await #expect(throws: (any Error).self) {
+                try await store.reads.raw("DELETE FROM users").run()
+            }
+        }
+    }
+
+    /// Runs `body`; `false` when it did not finish within `limit` (it is then cancelled, which it may ignore).
+    private static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws
+        -> Bool
+    {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
