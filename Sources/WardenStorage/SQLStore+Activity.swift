@@ -8,7 +8,7 @@ extension SQLStore {
     public func hourlyEventCounts(of types: [LogEventType], since: Date) async throws -> [HourlyEventCount] {
         guard !types.isEmpty else { return [] }
         let hour = SQLBinaryExpression(SQLColumn("date"), .divide, SQLLiteral.numeric("3600000"))
-        let rows = try await sql.select()
+        let rows = try await reads.select()
             .column(SQLAlias(hour, as: SQLIdentifier("hour")))
             .column("type")
             .column(SQLAlias(SQLFunction("count", args: SQLLiteral.all), as: SQLIdentifier("n")))

@@ -8,7 +8,7 @@ extension SQLStore {
     public func undecidedBackchannelRequests(at now: Date) async throws -> (pending: Int, expired: Int) {
         let nowMilliseconds = now.millisecondsSince1970
         let expired = SQLBinaryExpression(SQLColumn("expires_at"), .lessThanOrEqual, SQLBind(nowMilliseconds))
-        let rows = try await sql.select()
+        let rows = try await reads.select()
             .column(SQLAlias(expired, as: SQLIdentifier("expired")))
             .column(SQLAlias(SQLFunction("count", args: SQLLiteral.all), as: SQLIdentifier("n")))
             .from("ciba_requests")
@@ -24,7 +24,7 @@ extension SQLStore {
     }
 
     public func deliveryJobCounts() async throws -> [DeliveryJob.Kind: Int] {
-        let rows = try await sql.select()
+        let rows = try await reads.select()
             .column("kind")
             .column(SQLAlias(SQLFunction("count", args: SQLLiteral.all), as: SQLIdentifier("n")))
             .from("delivery_jobs")
