@@ -5,7 +5,7 @@ public import WardenCore
 /// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case.
 extension SQLStore {
     public func insertUser(_ record: UserRecord) async throws {
-        let columns = try Self.userColumns(record)
+        let columns = Self.userColumns(record)
         try await UniqueViolation.mapped(Self.userConflict(record)) {
             try await sql.insert(into: "users")
                 .columns(["user_id", "created_at"] + columns.map(\.name))
@@ -27,7 +27,7 @@ extension SQLStore {
     /// Replaces the profile and password hash; `created_at` keeps its stored value.
     public func updateUser(_ record: UserRecord) async throws {
         let update = sql.update("users")
-        for column in try Self.userColumns(record) {
+        for column in Self.userColumns(record) {
             update.set(column.name, to: column.value)
         }
         let updated = try await UniqueViolation.mapped(Self.userConflict(record)) {
@@ -60,8 +60,9 @@ extension SQLStore {
         ) { try Self.userRecord($0) }
     }
 
-    /// The columns of a record besides `user_id` and `created_at`, which never change.
-    private static func userColumns(_ record: UserRecord) throws -> [(name: String, value: any Encodable & Sendable)] {
+    /// The columns of a record besides `user_id` and `created_at`, which never change (metadata as sorted-key
+    /// JSON text, written by ``JSONValue/serialized``: a bulk import writes a million of them).
+    static func userColumns(_ record: UserRecord) -> [(name: String, value: any Encodable & Sendable)] {
         let user = record.user
         return [
             ("email", user.email?.lowercased()),
@@ -70,8 +71,8 @@ extension SQLStore {
             ("nickname", user.nickname),
             ("picture", user.picture),
             ("blocked", user.blocked),
-            ("user_metadata", try JSONColumn.encode(user.userMetadata)),
-            ("app_metadata", try JSONColumn.encode(user.appMetadata)),
+            ("user_metadata", JSONValue.object(user.userMetadata).serialized),
+            ("app_metadata", JSONValue.object(user.appMetadata).serialized),
             ("password_hash", record.passwordHash),
             ("updated_at", user.updatedAt.millisecondsSince1970),
             ("last_login", user.lastLogin?.millisecondsSince1970),

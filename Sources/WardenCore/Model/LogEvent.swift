@@ -92,6 +92,12 @@ public struct LogEventType: OpenStringValue {
     public static let registrationSucceeded: LogEventType = "sdcr"
     /// A dynamic registration was refused (SPEC §13).
     public static let registrationFailed: LogEventType = "fdcr"
+    /// A bulk-users import job ended, or failed as a whole (SPEC §9 "Bulk users"; the vendor's types).
+    public static let usersImportSucceeded: LogEventType = "sui"
+    public static let usersImportFailed: LogEventType = "fui"
+    /// A bulk-users export job ended, or failed (SPEC §9 "Bulk users"; Warden's types, the vendor has none).
+    public static let usersExportSucceeded: LogEventType = "users_export_succeeded"
+    public static let usersExportFailed: LogEventType = "users_export_failed"
 }
 
 extension LogEvent {

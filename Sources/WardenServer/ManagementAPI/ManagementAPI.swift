@@ -15,5 +15,9 @@ struct ManagementAPI {
         SigningKeysController(runtime: runtime).addRoutes(to: group)
         GuardianController(runtime: runtime).addRoutes(to: group)
         PostLoginRulesController(runtime: runtime).addRoutes(to: group)
+        UserJobsController(
+            store: runtime.store, runner: runtime.userJobs, audit: ManagementAudit(runtime: runtime),
+            clock: runtime.clock, issuer: runtime.issuer
+        ).addRoutes(to: group)
     }
 }
