@@ -64,7 +64,8 @@ extension SQLStore {
     private static func updateImported(_ record: UserRecord, on db: any SQLDatabase) async throws -> Bool {
         func update() -> SQLUpdateBuilder {
             let update = db.update("users")
-            for column in userColumns(record) where !["password_hash", "last_login", "logins_count"].contains(column.name) {
+            for column in userColumns(record)
+            where !["password_hash", "last_login", "logins_count"].contains(column.name) {
                 update.set(column.name, to: column.value)
             }
             update.set(

@@ -12,8 +12,10 @@ extension SQLStore {
             try await sql.insert(into: "user_jobs")
                 .columns(["id", "type", "connection_id", "upsert", "format", "created_at"] + Self.jobStateColumns)
                 .values(
-                    [job.id, job.type.rawValue, job.connectionID, job.upsert, job.format,
-                        job.createdAt.millisecondsSince1970] + Self.jobState(job)
+                    [
+                        job.id, job.type.rawValue, job.connectionID, job.upsert, job.format,
+                        job.createdAt.millisecondsSince1970,
+                    ] + Self.jobState(job)
                 )
                 .run()
         }
@@ -47,8 +49,9 @@ extension SQLStore {
 
     public func appendUserJobErrors(jobID: String, _ rejections: [UserImportRejection]) async throws {
         guard !rejections.isEmpty else { return }
-        try await insertRows(into: "user_job_errors", columns: ["job_id", "entry_index", "entry", "errors"], rejections)
-        { rejection in
+        try await insertRows(
+            into: "user_job_errors", columns: ["job_id", "entry_index", "entry", "errors"], rejections
+        ) { rejection in
             [
                 jobID, Int64(rejection.index), rejection.user.serialized,
                 JSONValue.array(rejection.errors.map(Self.issueJSON)).serialized,
@@ -104,7 +107,8 @@ extension SQLStore {
         job.updatedAt = try row.date("updated_at")
         job.summary = UserImportSummary(
             inserted: Int(try row.value("inserted", as: Int64.self)),
-            updated: Int(try row.value("updated", as: Int64.self)), failed: Int(try row.value("failed", as: Int64.self)),
+            updated: Int(try row.value("updated", as: Int64.self)),
+            failed: Int(try row.value("failed", as: Int64.self)),
             total: Int(try row.value("total", as: Int64.self)))
         job.failure = try row.value("failure")
         return job

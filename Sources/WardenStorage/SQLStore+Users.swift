@@ -1,5 +1,6 @@
 import SQLKit
 public import WardenCore
+import WardenWire
 
 /// `users`: one column per profile field (the ``User`` model is mapped by hand), metadata objects as JSON
 /// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case.

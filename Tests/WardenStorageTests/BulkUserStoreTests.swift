@@ -20,7 +20,9 @@ struct BulkUserStoreTests {
         return UserRecord(user: user, passwordHash: hash)
     }
 
-    @Test("A batch larger than one statement goes in whole, hashes and metadata as given", arguments: TestDatabase.available)
+    @Test(
+        "A batch larger than one statement goes in whole, hashes and metadata as given",
+        arguments: TestDatabase.available)
     func batchInsert(database: TestDatabase) async throws {
         try await database.withStore { store in
             let records = (0..<(SQLStore.usersPerInsert + 7)).map { _ in Self.record() }
@@ -32,7 +34,8 @@ struct BulkUserStoreTests {
         }
     }
 
-    @Test("Without upsert, an existing id or e-mail and a repeat within the batch are duplicates; the rest go in",
+    @Test(
+        "Without upsert, an existing id or e-mail and a repeat within the batch are duplicates; the rest go in",
         arguments: TestDatabase.available)
     func duplicates(database: TestDatabase) async throws {
         try await database.withStore { store in
@@ -50,7 +53,8 @@ struct BulkUserStoreTests {
         }
     }
 
-    @Test("With upsert, the user with that e-mail (else that id) takes the profile; id, creation and logins stay",
+    @Test(
+        "With upsert, the user with that e-mail (else that id) takes the profile; id, creation and logins stay",
         arguments: TestDatabase.available)
     func upsert(database: TestDatabase) async throws {
         try await database.withStore { store in
@@ -95,11 +99,13 @@ struct BulkUserStoreTests {
         }
     }
 
-    @Test("Jobs: insert, progress, rejected entries by index, export parts, interrupted jobs fail",
+    @Test(
+        "Jobs: insert, progress, rejected entries by index, export parts, interrupted jobs fail",
         arguments: TestDatabase.available)
     func jobs(database: TestDatabase) async throws {
         try await database.withStore { store in
-            var job = UserJob(type: .usersImport, connectionID: User.connectionID, upsert: true, createdAt: storedTime(-120))
+            var job = UserJob(
+                type: .usersImport, connectionID: User.connectionID, upsert: true, createdAt: storedTime(-120))
             try await store.insertUserJob(job)
             #expect(try await store.userJob(id: job.id) == job)
             await #expect(throws: StorageError.conflict("A job with this id already exists")) {
@@ -123,10 +129,14 @@ struct BulkUserStoreTests {
             try await store.appendUserJobErrors(jobID: job.id, rejections)
             #expect(try await store.userJobErrors(jobID: job.id) == rejections.reversed())
 
-            var export = UserJob(type: .usersExport, connectionID: User.connectionID, format: "json", createdAt: storedTime())
+            var export = UserJob(
+                type: .usersExport, connectionID: User.connectionID, format: "json", createdAt: storedTime())
             try await store.insertUserJob(export)
-            for sequence in 0..<3 { try await store.appendUserExportPart(jobID: export.id, sequence: sequence, "\(sequence)\n") }
-            #expect(try await store.userExportParts(jobID: export.id, after: 0, limit: 5).map(\.text) == ["1\n", "2\n"])
+            for sequence in 0..<3 {
+                try await store.appendUserExportPart(jobID: export.id, sequence: sequence, "\(sequence)\n")
+            }
+            #expect(
+                try await store.userExportParts(jobID: export.id, after: 0, limit: 5).map(\.text) == ["1\n", "2\n"])
 
             let failed = try await store.failInterruptedUserJobs(before: storedTime(-60), now: storedTime())
             #expect(!database.isIsolated || failed == 1)

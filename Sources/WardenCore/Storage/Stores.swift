@@ -86,7 +86,9 @@ public protocol UserJobStore: Sendable {
     /// Appends the next part of an export's output (`sequence` from 0).
     func appendUserExportPart(jobID: String, sequence: Int, _ text: String) async throws
     /// Up to `limit` parts of an export's output after `sequence` (from the start when `nil`), in order.
-    func userExportParts(jobID: String, after sequence: Int?, limit: Int) async throws -> [(sequence: Int, text: String)]
+    func userExportParts(jobID: String, after sequence: Int?, limit: Int) async throws -> [(
+        sequence: Int, text: String
+    )]
 }
 
 /// Roles and permissions (SPEC §9, RBAC).

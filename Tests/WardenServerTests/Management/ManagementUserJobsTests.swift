@@ -106,14 +106,18 @@ struct ManagementUserJobsTests {
             #expect(rejected[0]["errors"]?[0]?["path"] == "email")
             #expect(rejected[0]["errors"]?[0]?["message"]?.stringValue?.isEmpty == false)
             #expect(rejected[1]["errors"]?[0]?["code"] == "INVALID_TYPE")
-            #expect(Set(rejected[2]["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []) == ["password_hash", "favourite"])
+            #expect(
+                Set(rejected[2]["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []) == [
+                    "password_hash", "favourite",
+                ])
 
             let ada = try #require(try await fixture.warden.runtime.store.user(id: "auth0|ada"))
             #expect(ada.user.email == "ada@example.com")
             #expect(ada.user.appMetadata == ["plan": "gold"])
             #expect(ada.passwordHash?.hasPrefix("$2y$04$") == true, "the hash is stored as given")
 
-            for (email, password) in [("ada@example.com", "ada-original-1"), ("grace@example.com", "grace-original-2")] {
+            for (email, password) in [("ada@example.com", "ada-original-1"), ("grace@example.com", "grace-original-2")]
+            {
                 var browser = Browser(http)
                 let response = try await fixture.signIn(&browser, email: email, password: password)
                 #expect(response.redirectParameters["code"] != nil, "\(email) signs in with the original password")
@@ -129,13 +133,16 @@ struct ManagementUserJobsTests {
         let warden = try await TestWarden.make()
         try await warden.management { admin in
             try await admin.expect(
-                .created, .post, "users", json: ["email": "dup@example.com", "password": "first-password", "name": "First"])
-            let entry = #"[{"email": "DUP@example.com", "name": "Second"}, {"email": "new@example.com"}, {"email": "new@example.com"}]"#
+                .created, .post, "users",
+                json: ["email": "dup@example.com", "password": "first-password", "name": "First"])
+            let entry =
+                #"[{"email": "DUP@example.com", "name": "Second"}, {"email": "new@example.com"}, {"email": "new@example.com"}]"#
             let plain = try await Self.importUsers(admin, entry)
             #expect(plain["summary"] == ["inserted": 1, "updated": 0, "failed": 2, "total": 3])
             let errors = try await admin.expect(.ok, .get, "jobs/\(try #require(plain["id"]?.stringValue))/errors")
             #expect(errors.arrayValue?.map { $0["index"] } == [0, 2])
-            #expect(errors.arrayValue?.compactMap { $0["errors"]?[0]?["code"] } == ["DUPLICATED_USER", "DUPLICATED_USER"])
+            #expect(
+                errors.arrayValue?.compactMap { $0["errors"]?[0]?["code"] } == ["DUPLICATED_USER", "DUPLICATED_USER"])
 
             let upserted = try await Self.importUsers(admin, entry, upsert: true)
             #expect(upserted["upsert"] == true)
@@ -165,7 +172,8 @@ struct ManagementUserJobsTests {
             ]
             for refused in cases {
                 let response = try await Self.postImport(
-                    admin, refused.form, contentType: refused.contentType ?? "multipart/form-data; boundary=\(Self.boundary)")
+                    admin, refused.form,
+                    contentType: refused.contentType ?? "multipart/form-data; boundary=\(Self.boundary)")
                 expectError(response, status: .init(code: refused.status), code: refused.code, shape: .management)
             }
             try await admin.expectError(404, "inexistent_job", .get, "jobs/job_doesnotexist0000")
@@ -181,8 +189,11 @@ struct ManagementUserJobsTests {
             let reader = try await admin.restricted(to: ["read:users"])
             let creator = try await admin.restricted(to: ["create:users"])
             let form = Self.form([("users", #"[{"email": "s@example.com"}]"#)])
-            expectError(try await Self.postImport(reader, form), status: .forbidden, code: "insufficient_scope", shape: .management)
-            try await creator.expectError(403, "insufficient_scope", .post, "jobs/users-exports", json: ["format": "json"])
+            expectError(
+                try await Self.postImport(reader, form), status: .forbidden, code: "insufficient_scope",
+                shape: .management)
+            try await creator.expectError(
+                403, "insufficient_scope", .post, "jobs/users-exports", json: ["format": "json"])
             let created = try await Self.postImport(creator, form)
             #expect(created.status == .created)
             let id = try #require(created.json["id"]?.stringValue)
@@ -200,7 +211,9 @@ struct ManagementUserJobsTests {
             for index in 0..<3 {
                 try await admin.expect(
                     .created, .post, "users",
-                    json: ["email": .string("export\(index)@example.com"), "user_metadata": ["n": .number(Double(index))]])
+                    json: [
+                        "email": .string("export\(index)@example.com"), "user_metadata": ["n": .number(Double(index))],
+                    ])
             }
             let created = try await admin.expect(.created, .post, "jobs/users-exports", json: ["format": "json"])
             #expect(created["type"] == "users_export")
@@ -217,7 +230,10 @@ struct ManagementUserJobsTests {
             let lines = String(buffer: download.body).split(separator: "\n").map {
                 try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
             }
-            #expect(Set(lines.compactMap { $0?["email"]?.stringValue }) == ["export0@example.com", "export1@example.com", "export2@example.com"])
+            #expect(
+                Set(lines.compactMap { $0?["email"]?.stringValue }) == [
+                    "export0@example.com", "export1@example.com", "export2@example.com",
+                ])
 
             // The export imports back: its users exist, so each is a duplicate.
             let reimported = try await Self.importUsers(admin, String(buffer: download.body))
@@ -233,13 +249,14 @@ struct ManagementUserJobsTests {
             type: .usersImport, connectionID: User.connectionID, createdAt: warden.clock.now().addingTimeInterval(-300))
         job.status = .processing
         try await warden.runtime.store.insertUserJob(job)
+        let id = job.id
         try await warden.management { admin in
-            let read = try await admin.expect(.ok, .get, "jobs/\(job.id)")
+            let read = try await admin.expect(.ok, .get, "jobs/\(id)")
             #expect(read["status"] == "failed")
             #expect(read["status_details"]?.stringValue?.isEmpty == false)
-            let errors = try await admin.expect(.ok, .get, "jobs/\(job.id)/errors")
+            let errors = try await admin.expect(.ok, .get, "jobs/\(id)/errors")
             #expect(errors["status"] == "failed")
-            try await admin.expectError(404, "inexistent_job", .get, "jobs/\(job.id)/download")
+            try await admin.expectError(404, "inexistent_job", .get, "jobs/\(id)/download")
         }
     }
 }

@@ -1,4 +1,5 @@
 public import WardenCore
+import WardenWire
 
 /// The export file of SPEC §9 "Bulk users" (the vendor's `json` export format): one user a line, as
 /// `GET /api/v2/users/{id}` shows it; ``UserImportEntry`` reads it back.

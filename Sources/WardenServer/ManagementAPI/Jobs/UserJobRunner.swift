@@ -22,7 +22,9 @@ struct UserJobRunner: Sendable {
     func failInterruptedJobs() async throws {
         let now = clock.now()
         let failed = try await store.failInterruptedUserJobs(before: now.addingTimeInterval(-Self.staleAfter), now: now)
-        if failed > 0 { logger.notice("bulk-users jobs interrupted by a stop marked failed", metadata: ["jobs": "\(failed)"]) }
+        if failed > 0 {
+            logger.notice("bulk-users jobs interrupted by a stop marked failed", metadata: ["jobs": "\(failed)"])
+        }
     }
 
     /// Starts importing `file` for `job` (already stored, pending) and returns at once.

@@ -80,7 +80,8 @@ struct UserJobsController {
             throw ManagementError.invalidBody("Request body is not valid multipart/form-data")
         }
         if let unknown = form.fields.keys.sorted().first(where: { !Self.importFields.contains($0) }) {
-            throw ManagementError.invalidBody("Payload validation error: 'Additional properties not allowed: \(unknown)'")
+            throw ManagementError.invalidBody(
+                "Payload validation error: 'Additional properties not allowed: \(unknown)'")
         }
         guard let file = form.fields["users"] else {
             throw ManagementError.invalidBody("Payload validation error: 'Missing required property: users'")
@@ -97,7 +98,8 @@ struct UserJobsController {
         case "true": upsert = true
         default: throw ManagementError.invalidBody("Payload validation error: 'upsert' must be true or false")
         }
-        let connectionID = try Self.connectionID(form.fields["connection_id"].map { String(decoding: $0, as: UTF8.self) })
+        let connectionID = try Self.connectionID(
+            form.fields["connection_id"].map { String(decoding: $0, as: UTF8.self) })
         let job = UserJob(type: .usersImport, connectionID: connectionID, upsert: upsert, createdAt: clock.now())
         try await store.insertUserJob(job)
         runner.startImport(job, file: file, clientID: context.managementClientID)
@@ -120,7 +122,8 @@ struct UserJobsController {
     /// The one database connection, by its id or its name; absent means that one.
     private static func connectionID(_ given: String?) throws -> String {
         guard let given, given != User.connectionID, given != User.connection else { return User.connectionID }
-        throw ManagementError.invalidBody("The connection \(given) does not exist; the only one is \(User.connectionID)")
+        throw ManagementError.invalidBody(
+            "The connection \(given) does not exist; the only one is \(User.connectionID)")
     }
 
     /// The export's output, one JSON object a line, streamed part by part from storage.
