@@ -34,6 +34,8 @@ public final class WardenRuntime: Sendable {
     let pushProviders: [PushService: any PushProvider]
     /// The embedder's hooks that may deny a login, run after the post-login rules (SPEC §8).
     let postLoginPolicies: [any PostLoginPolicy]
+    /// Bulk-users import and export jobs (SPEC §9 "Bulk users").
+    let userJobs: UserJobRunner
 
     /// Connects the pieces; keys are loaded (and created on first start). `postLoginPolicies` run, in this
     /// order, on every login after the enabled post-login rules (SPEC §8).
@@ -60,6 +62,7 @@ public final class WardenRuntime: Sendable {
             pushProviders: providers, metadataDocuments: documents, postLoginPolicies: postLoginPolicies)
         do {
             try await runtime.cache.reload()
+            try await runtime.userJobs.failInterruptedJobs()
             if let path = configuration.ipDatabasePath {
                 try await runtime.ipIntelligence.load(path: path, logger: logger)
             }
@@ -106,6 +109,7 @@ public final class WardenRuntime: Sendable {
         self.push = DevicePushNotifier(transactions: transactions, deliveries: self.deliveries)
         self.mail = mail
         self.postLoginPolicies = postLoginPolicies
+        self.userJobs = UserJobRunner(store: store, eventLog: self.eventLog, clock: clock, logger: logger)
         self.pushProviders = pushProviders.merging(
             [.stream: StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })
     }

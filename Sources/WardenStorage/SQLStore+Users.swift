@@ -1,12 +1,13 @@
 import SQLKit
 public import WardenCore
+import WardenWire
 
 /// `users`: one column per profile field (the ``User`` model is mapped by hand), metadata objects as JSON
 /// text, e-mail addresses lower-cased so that uniqueness and look-ups ignore case. Each write also rewrites the
 /// user's search projection (``writeSearchProjection(for:on:)``) in its transaction.
 extension SQLStore {
     public func insertUser(_ record: UserRecord) async throws {
-        let columns = try Self.userColumns(record)
+        let columns = Self.userColumns(record)
         try await UniqueViolation.mapped(Self.userConflict(record)) {
             try await transaction { db in
                 try await db.insert(into: "users")
@@ -30,7 +31,7 @@ extension SQLStore {
 
     /// Replaces the profile and password hash; `created_at` keeps its stored value.
     public func updateUser(_ record: UserRecord) async throws {
-        let columns = try Self.userColumns(record)
+        let columns = Self.userColumns(record)
         let updated = try await UniqueViolation.mapped(Self.userConflict(record)) {
             try await transaction { db in
                 let update = db.update("users")
@@ -81,8 +82,9 @@ extension SQLStore {
     /// `include_totals`): exact below it, and a search matching a million users counts no further.
     public static let searchTotalCap = 1000
 
-    /// The columns of a record besides `user_id` and `created_at`, which never change.
-    private static func userColumns(_ record: UserRecord) throws -> [(name: String, value: any Encodable & Sendable)] {
+    /// The columns of a record besides `user_id` and `created_at`, which never change (metadata as sorted-key
+    /// JSON text, written by ``JSONValue/serialized``: a bulk import writes a million of them).
+    static func userColumns(_ record: UserRecord) -> [(name: String, value: any Encodable & Sendable)] {
         let user = record.user
         return [
             ("email", user.email?.lowercased()),
@@ -91,8 +93,8 @@ extension SQLStore {
             ("nickname", user.nickname),
             ("picture", user.picture),
             ("blocked", user.blocked),
-            ("user_metadata", try JSONColumn.encode(user.userMetadata)),
-            ("app_metadata", try JSONColumn.encode(user.appMetadata)),
+            ("user_metadata", JSONValue.object(user.userMetadata).serialized),
+            ("app_metadata", JSONValue.object(user.appMetadata).serialized),
             ("password_hash", record.passwordHash),
             ("updated_at", user.updatedAt.millisecondsSince1970),
             ("last_login", user.lastLogin?.millisecondsSince1970),

@@ -15,7 +15,9 @@ struct Warden: AsyncParsableCommand {
             Approve on this terminal: warden authenticator enroll TICKET_URL, then warden authenticator listen
             """,
         version: "warden \(version)",
-        subcommands: [Serve.self, Migrate.self, Keys.self, AuthenticatorCommand.self, BootstrapCommand.self],
+        subcommands: [
+            Serve.self, Migrate.self, Keys.self, UsersCommand.self, AuthenticatorCommand.self, BootstrapCommand.self,
+        ],
         defaultSubcommand: nil
     )
 }

@@ -102,6 +102,12 @@ public struct LogEventType: OpenStringValue {
     /// A recovery code was accepted, or refused (SPEC §12).
     public static let recoverySucceeded: LogEventType = "gd_recovery_succeed"
     public static let recoveryFailed: LogEventType = "gd_recovery_failed"
+    /// A bulk-users import job ended, or failed as a whole (SPEC §9 "Bulk users"; the vendor's types).
+    public static let usersImportSucceeded: LogEventType = "sui"
+    public static let usersImportFailed: LogEventType = "fui"
+    /// A bulk-users export job ended, or failed (SPEC §9 "Bulk users"; Warden's types, the vendor has none).
+    public static let usersExportSucceeded: LogEventType = "users_export_succeeded"
+    public static let usersExportFailed: LogEventType = "users_export_failed"
 }
 
 extension LogEvent {

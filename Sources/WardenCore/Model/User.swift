@@ -5,6 +5,13 @@ public import struct Foundation.Date
 /// A user of the one database connection (SPEC §9 `/users`).
 public struct User: Sendable, Equatable {
     public static let connection = "Username-Password-Authentication"
+    /// The id of that connection (a bulk-users job's `connection_id`, SPEC §9 "Bulk users").
+    public static let connectionID = "con_UsernamePasswordAuthentication"
+
+    /// `auth0|` and 24 random hex digits: the id of a user created without one.
+    public static func generatedID() -> String {
+        "auth0|" + SecretHash.hex(RandomToken.bytes(12))
+    }
 
     public var userID: String
     public var email: String?

@@ -59,6 +59,36 @@ public protocol UserStore: Sendable {
     func deleteUser(id: String) async throws -> Bool
     /// Users matching `query`, executed in SQL (never by loading every user).
     func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<UserRecord>
+    /// Inserts a batch in one transaction with multi-row statements (SPEC §9 "Bulk users"), password hashes
+    /// stored as given. A record whose id or e-mail exists, or repeats earlier in the batch, is a
+    /// ``BulkUserOutcome/duplicate`` — or, with `upsert`, updates that user (found by e-mail, else by id):
+    /// profile, metadata and, when the record has one, password hash; id, creation date and login counts stay.
+    /// Returns one outcome per record, in order.
+    func insertUsers(_ records: [UserRecord], upsert: Bool) async throws -> [BulkUserOutcome]
+    /// Up to `limit` users ordered by `user_id`, after `userID` (from the start when `nil`): an export's pages.
+    func users(after userID: String?, limit: Int) async throws -> [UserRecord]
+}
+
+/// Bulk-users jobs (SPEC §9 "Bulk users"): their state, an import's rejected entries, an export's output.
+public protocol UserJobStore: Sendable {
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the id exists.
+    func insertUserJob(_ job: UserJob) async throws
+    func userJob(id: String) async throws -> UserJob?
+    /// Replaces status, summary, failure and `updatedAt`; throws ``StorageError/notFound``.
+    func updateUserJob(_ job: UserJob) async throws
+    /// Marks failed every job still pending or in progress whose `updatedAt` is before `date` (interrupted by a
+    /// stop); returns how many.
+    func failInterruptedUserJobs(before date: Date, now: Date) async throws -> Int
+    /// Records rejected entries of an import.
+    func appendUserJobErrors(jobID: String, _ rejections: [UserImportRejection]) async throws
+    /// The rejected entries of an import, by index.
+    func userJobErrors(jobID: String) async throws -> [UserImportRejection]
+    /// Appends the next part of an export's output (`sequence` from 0).
+    func appendUserExportPart(jobID: String, sequence: Int, _ text: String) async throws
+    /// Up to `limit` parts of an export's output after `sequence` (from the start when `nil`), in order.
+    func userExportParts(jobID: String, after sequence: Int?, limit: Int) async throws -> [(
+        sequence: Int, text: String
+    )]
 }
 
 /// Roles and permissions (SPEC §9, RBAC).
@@ -121,7 +151,7 @@ public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
     HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
-    RecentLoginStore
+    RecentLoginStore, UserJobStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

@@ -20,5 +20,9 @@ struct ManagementAPI {
             recoveryCodes: runtime.recoveryCodes, audit: ManagementAudit(runtime: runtime), eventLog: runtime.eventLog,
             clock: runtime.clock
         ).addRoutes(to: group)
+        UserJobsController(
+            store: runtime.store, runner: runtime.userJobs, audit: ManagementAudit(runtime: runtime),
+            clock: runtime.clock, issuer: runtime.issuer
+        ).addRoutes(to: group)
     }
 }

@@ -121,7 +121,7 @@ struct UsersController {
         }
         _ = try body.requiredString("email")
         var record = UserRecord(
-            user: User(userID: userID ?? Self.generatedID(), email: nil, createdAt: runtime.clock.now()),
+            user: User(userID: userID ?? User.generatedID(), email: nil, createdAt: runtime.clock.now()),
             passwordHash: nil)
         try apply(body, to: &record)
         try await ManagementRequest.write("user", conflict: "The user already exists.") {
@@ -182,12 +182,6 @@ struct UsersController {
     private static func merge(_ current: [String: JSONValue], _ patch: [String: JSONValue]?) -> [String: JSONValue] {
         guard let patch, !patch.isEmpty else { return [:] }
         return current.merging(patch) { _, new in new }.filter { $0.value != .null }
-    }
-
-    /// `auth0|` and 24 random hex digits.
-    private static func generatedID() -> String {
-        let digits = Array("0123456789abcdef")
-        return "auth0|" + String((0..<24).map { _ in digits.randomElement()! })
     }
 
     /// The `{"roles": [ids]}` body; every role must exist.

@@ -372,5 +372,47 @@ extension Migration {
         // MARK: version 10, user search through indexes (SPEC §9, issue 16); 9 is multi-factor authentication's
         Migration(version: 10, name: "user search indexes and metadata projection") { Migration.userSearchIndexes($0) },
         // MARK: end of version 10
+        // MARK: version 11, bulk-users jobs (SPEC §9 "Bulk users")
+        // A job's state; an import's rejected entries by index; an export's output in parts, read in order.
+        Migration(version: 11, name: "bulk-users jobs") { ddl in
+            [
+                """
+                CREATE TABLE user_jobs (
+                    id TEXT PRIMARY KEY,
+                    type TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    connection_id TEXT NOT NULL,
+                    upsert \(ddl.boolean) NOT NULL,
+                    format TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    inserted BIGINT NOT NULL,
+                    updated BIGINT NOT NULL,
+                    failed BIGINT NOT NULL,
+                    total BIGINT NOT NULL,
+                    failure TEXT
+                )
+                """,
+                "CREATE INDEX user_jobs_status ON user_jobs (status, updated_at)",
+                """
+                CREATE TABLE user_job_errors (
+                    job_id TEXT NOT NULL,
+                    entry_index BIGINT NOT NULL,
+                    entry TEXT NOT NULL,
+                    errors TEXT NOT NULL,
+                    PRIMARY KEY (job_id, entry_index)
+                )
+                """,
+                """
+                CREATE TABLE user_export_parts (
+                    job_id TEXT NOT NULL,
+                    sequence BIGINT NOT NULL,
+                    text TEXT NOT NULL,
+                    PRIMARY KEY (job_id, sequence)
+                )
+                """,
+            ]
+        },
+        // MARK: end of version 11
     ]
 }

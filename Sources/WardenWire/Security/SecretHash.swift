@@ -36,7 +36,8 @@ public enum SecretHash {
         return difference == 0
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    /// Lower-case hex of `bytes`.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(64)

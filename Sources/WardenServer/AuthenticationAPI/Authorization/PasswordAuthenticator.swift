@@ -72,7 +72,8 @@ struct PasswordAuthenticator: Sendable {
                 userID: throttleKey, at: now, windowStart: now.addingTimeInterval(-Self.failureWindow),
                 limit: Self.maxFailures)
         else { return refusedAsLocked(attempt, userID: record?.user.userID) }
-        let hash = record?.passwordHash ?? dummyHash
+        // Imported hashes are kept as given (SPEC §9 "Bulk users"): `$2y$` is checked as the `$2b$` it equals.
+        let hash = BcryptHash.verifiable(record?.passwordHash ?? dummyHash)
         let password = attempt.password
         let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
         guard let record, record.passwordHash != nil else {
