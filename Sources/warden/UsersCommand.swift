@@ -8,8 +8,8 @@ import WardenStorage
 /// jobs of the Management API run offline on the database, with progress on the terminal.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Import or export users offline, in the vendor's bulk formats.",
-        subcommands: [Import.self, Export.self])
+        commandName: "users", abstract: "Create, import or export users offline.",
+        subcommands: [Create.self, Import.self, Export.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

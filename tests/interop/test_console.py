@@ -5,6 +5,7 @@ PKCE as the first-party client `warden-console`), the overview's charts, and sig
 from __future__ import annotations
 
 import re
+import subprocess
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,7 +14,7 @@ import requests
 
 from cibalib import ciba_app, poll, start_request
 from pkcelib import User, create_user, hosted_login, parse_page
-from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, wait_until
+from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, uid, wait_until
 
 ADMIN_ROLE = "warden:admin"
 
@@ -254,3 +255,60 @@ def test_cancelling_a_pending_ciba_request_makes_its_poll_access_denied(warden: 
     assert form["binding_message"] not in page(browser, warden, "admin/ciba").text
     r = browser.post(warden.url(cancel.action), data=cancel.hidden(), allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert r.status_code == 409 and "Already answered" in r.text, describe(r)
+
+
+def users_create(warden: Warden, *args: str, password: str) -> subprocess.CompletedProcess:
+    argv = [warden.binary, "users", "create", *args, "--database", warden.database_url]
+    return subprocess.run(argv, cwd=warden.workdir, env=warden.env, input=password + "\n", capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_warden_users_create_admin_makes_a_console_admin(warden: Warden):
+    email = f"ops-{uid()}@interop.test"
+    password = "Ops-" + uid() + "-Passw0rd!"
+    made = users_create(warden, "--email", email.upper(), "--password-stdin", "--admin", password=password)
+    assert made.returncode == 0, made.stderr
+    assert f"User {email} created" in made.stderr and "sign in to the admin console" in made.stderr, made.stderr
+    user_id = re.search(r"user_id (\S+)\)", made.stderr).group(1)
+    # The command line does not know the server's issuer: it leaves the console client's callback alone.
+    client = json_of(expect_status(warden.mgmt("GET", "clients/warden-console"), 200))
+    assert client["callbacks"] == [warden.url("admin/callback")], client
+    roles = json_of(expect_status(warden.mgmt("GET", f"users/{user_id}/roles"), 200))
+    assert [r["name"] for r in roles] == [ADMIN_ROLE], roles
+    browser, _ = sign_in(warden, User(user_id=user_id, email=email, password=password, body={}))
+    assert "<h1>Overview</h1>" in page(browser, warden).text
+
+    for args, password, message in [
+        (("--email", email, "--password-stdin"), password, "exists already"),
+        (("--email", "not-an-address", "--password-stdin"), password, "is not an e-mail address"),
+        (("--email", f"short-{uid()}@interop.test", "--password-stdin"), "short", "8 to 72 bytes"),
+        (("--email", f"x-{uid()}@interop.test"), password, "--password-stdin is required"),
+    ]:
+        refused = users_create(warden, *args, password=password)
+        assert refused.returncode != 0 and message in refused.stderr, (args, refused.stderr)
+
+
+def test_the_mfa_page_saves_factors_and_policy_as_the_management_api_reads_them(warden: Warden):
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, _ = sign_in(warden, admin)
+    (form,) = [f for f in parse_page(page(browser, warden, "admin/mfa").text).forms
+               if (f.action or "").endswith("/admin/mfa")]
+    data = {"csrf": form.hidden()["csrf"], "factor-otp": "on", "factor-recovery-code": "on",
+            "policy": "confidence-score"}
+    r = browser.post(warden.url("admin/mfa"), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/admin/mfa?done=saved"), describe(r)
+    factors = {f["name"]: f["enabled"] for f in json_of(expect_status(warden.mgmt("GET", "guardian/factors"), 200))}
+    assert factors == {"push-notification": False, "otp": True, "recovery-code": True}, factors
+    assert json_of(expect_status(warden.mgmt("GET", "guardian/policies"), 200)) == ["confidence-score"]
+    html = page(browser, warden, "admin/mfa?done=saved").text
+    assert 'name="factor-otp" type="checkbox" value="on" checked' in html and "were saved" in html
+
+    r = browser.post(warden.url("admin/mfa"), data={**data, "policy": "sometimes"}, allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 400 and "Settings not saved" in r.text, describe(r)
+    data = {"csrf": data["csrf"]}  # nothing checked, "Never"
+    expect_status(browser.post(warden.url("admin/mfa"), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT), 303)
+    assert json_of(expect_status(warden.mgmt("GET", "guardian/policies"), 200)) == []
+    factors = json_of(expect_status(warden.mgmt("GET", "guardian/factors"), 200))
+    assert not any(f["enabled"] for f in factors), factors

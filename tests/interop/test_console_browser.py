@@ -22,7 +22,8 @@ from wardenlib import Warden
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
 DESKTOP = (1280, 800)
-PAGES = [("overview", "admin/"), ("ciba", "admin/ciba"), ("logs", "admin/logs"), ("keys", "admin/keys")]
+PAGES = [("overview", "admin/"), ("mfa", "admin/mfa"), ("ciba", "admin/ciba"), ("logs", "admin/logs"),
+         ("keys", "admin/keys")]
 
 # Every text node's colour against the first opaque background behind it: WCAG 2.1 relative luminance.
 CONTRAST_JS = """

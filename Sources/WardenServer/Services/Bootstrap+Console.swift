@@ -1,3 +1,4 @@
+import HummingbirdBcrypt
 import WardenCore
 import WardenWire
 
@@ -23,9 +24,8 @@ extension Bootstrap {
     }
 
     /// Creates the console client and the admin role when missing, and puts the client's URLs back in step with
-    /// the issuer when it changed. Returns the admin role.
-    @discardableResult
-    func ensureConsole() async throws -> Role {
+    /// the issuer when it changed (at every start of `warden serve`, which knows the issuer).
+    func ensureConsole() async throws {
         let store = runtime.store
         let now = runtime.clock.now()
         let wanted = Self.consoleClient(issuer: runtime.issuer)
@@ -41,11 +41,18 @@ extension Bootstrap {
         } else {
             try await store.insertClient(ClientRecord(client: wanted, secretHash: nil, createdAt: now, updatedAt: now))
         }
-        if let role = try await Self.adminRole(in: store) { return role }
+        try await ensureAdminRole()
+    }
+
+    /// The `warden:admin` role, made when missing. The console client is left alone: a command-line run does not
+    /// know the server's issuer.
+    @discardableResult
+    func ensureAdminRole() async throws -> Role {
+        if let role = try await Self.adminRole(in: runtime.store) { return role }
         let role = Role(
             id: RandomToken.identifier(prefix: "rol_", length: 16), name: Self.adminRoleName,
             description: "Signs in to the Warden admin console")
-        try await store.insertRole(role)
+        try await runtime.store.insertRole(role)
         return role
     }
 
@@ -56,8 +63,37 @@ extension Bootstrap {
 
     /// Gives `userID` the admin role (the demo's alice, `warden users create --admin`).
     public func makeAdmin(userID: String) async throws {
-        let role = try await ensureConsole()
+        let role = try await ensureAdminRole()
         guard try await !runtime.store.roles(ofUser: userID).contains(where: { $0.id == role.id }) else { return }
         try await runtime.store.assignRoles([role.id], toUser: userID)
+    }
+}
+
+extension Bootstrap {
+    /// A refused `warden users create`: what to change, in a sentence.
+    public struct UserCreationError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `warden users create --email E --password-stdin [--admin]` (SPEC §14): a user of the one database
+    /// connection, with the Management API's rules for the e-mail address (stored lower-cased) and the password (8
+    /// to 72 bytes, bcrypt at the configured cost), and with `admin`, the `warden:admin` role.
+    /// Returns the new user's id.
+    public func createUser(email: String, password: String, admin: Bool) async throws -> String {
+        guard EmailAddress.isValid(email) else {
+            throw UserCreationError(description: "'\(email)' is not an e-mail address")
+        }
+        guard (8...72).contains(password.utf8.count) else {
+            throw UserCreationError(description: "the password must be 8 to 72 bytes, got \(password.utf8.count)")
+        }
+        if try await runtime.store.user(email: email) != nil {
+            throw UserCreationError(description: "a user with the e-mail address \(email.lowercased()) exists already")
+        }
+        let now = runtime.clock.now()
+        let user = User(userID: User.generatedID(), email: email.lowercased(), createdAt: now)
+        try await runtime.store.insertUser(
+            UserRecord(user: user, passwordHash: Bcrypt.hash(password, cost: runtime.configuration.bcryptCost)))
+        if admin { try await makeAdmin(userID: user.userID) }
+        return user.userID
     }
 }
