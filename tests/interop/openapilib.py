@@ -5,6 +5,7 @@ response against it (`Api`), with the operation tables SPEC §9 implies."""
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import urllib.parse
 from functools import lru_cache
@@ -58,6 +59,7 @@ EXPECTED_OPERATIONS = {
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
+NDJSON_MEDIA = "application/x-ndjson"
 SCOPE_EXCEPTIONS = {
     ("/api/v2/clients/{id}/rotate-secret", "post"): "update:clients",
     ("/api/v2/users-by-email", "get"): "read:users",
@@ -72,6 +74,19 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/guardian/enrollments/ticket", "post"): "create:guardian_enrollment_tickets",
     ("/api/v2/guardian/enrollments/{id}", "get"): "read:guardian_enrollments",
     ("/api/v2/guardian/enrollments/{id}", "delete"): "delete:guardian_enrollments",
+    # SPEC §12: MFA settings and a user's second factors
+    ("/api/v2/guardian/factors", "get"): "read:guardian_factors",
+    ("/api/v2/guardian/factors/{name}", "put"): "update:guardian_factors",
+    ("/api/v2/guardian/policies", "get"): "read:mfa_policies",
+    ("/api/v2/guardian/policies", "put"): "update:mfa_policies",
+    ("/api/v2/users/{id}/recovery-code-regeneration", "post"): "update:users",
+    ("/api/v2/users/{id}/authenticators", "delete"): "delete:guardian_enrollments",
+    # SPEC §9 "Bulk users": create:users (imports), read:users (exports and job status)
+    ("/api/v2/jobs/users-imports", "post"): "create:users",
+    ("/api/v2/jobs/users-exports", "post"): "read:users",
+    ("/api/v2/jobs/{id}", "get"): "read:users",
+    ("/api/v2/jobs/{id}/errors", "get"): "read:users",
+    ("/api/v2/jobs/{id}/download", "get"): "read:users",
 }
 RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
                    "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
@@ -259,6 +274,10 @@ class Spec:
             return
         kind = media_type(response)
         assert kind in content, f"Content-Type {kind!r} is not documented {sorted(content)}: {describe(response)}"
+        if kind == NDJSON_MEDIA:  # a users export (SPEC §9): one JSON object a line
+            for line in response.text.splitlines():
+                assert isinstance(json.loads(line), dict), f"not a JSON object a line: {describe(response)}"
+            return
         try:
             body = response.json()
         except ValueError as error:

@@ -23,18 +23,22 @@ extension Bootstrap {
         return client
     }
 
-    /// Creates the console client and the admin role when missing, and puts the client's URLs back in step with
-    /// the issuer when it changed (at every start of `warden serve`, which knows the issuer).
+    /// Creates the console client and the admin role when missing, and adds this issuer's callback and sign-out
+    /// return to the client when it lacks them (at every start of `warden serve`, which knows the issuer). Those of
+    /// an earlier issuer stay until an operator removes them: nodes that share a database may name different
+    /// issuers, and each must keep working — a code issued for another callback cannot be redeemed here anyway.
     func ensureConsole() async throws {
         let store = runtime.store
         let now = runtime.clock.now()
         let wanted = Self.consoleClient(issuer: runtime.issuer)
         if var existing = try await store.client(id: Self.consoleClientID) {
-            if existing.client.callbacks != wanted.callbacks
-                || existing.client.allowedLogoutURLs != wanted.allowedLogoutURLs
-            {
-                existing.client.callbacks = wanted.callbacks
-                existing.client.allowedLogoutURLs = wanted.allowedLogoutURLs
+            let callbacks = existing.client.callbacks + wanted.callbacks.filter { !existing.client.callbacks.contains($0) }
+            let logoutURLs =
+                existing.client.allowedLogoutURLs
+                + wanted.allowedLogoutURLs.filter { !existing.client.allowedLogoutURLs.contains($0) }
+            if callbacks != existing.client.callbacks || logoutURLs != existing.client.allowedLogoutURLs {
+                existing.client.callbacks = callbacks
+                existing.client.allowedLogoutURLs = logoutURLs
                 existing.updatedAt = now
                 try await store.updateClient(existing)
             }
