@@ -32,7 +32,8 @@ extension Bootstrap {
         let now = runtime.clock.now()
         let wanted = Self.consoleClient(issuer: runtime.issuer)
         if var existing = try await store.client(id: Self.consoleClientID) {
-            let callbacks = existing.client.callbacks + wanted.callbacks.filter { !existing.client.callbacks.contains($0) }
+            let callbacks =
+                existing.client.callbacks + wanted.callbacks.filter { !existing.client.callbacks.contains($0) }
             let logoutURLs =
                 existing.client.allowedLogoutURLs
                 + wanted.allowedLogoutURLs.filter { !existing.client.allowedLogoutURLs.contains($0) }
