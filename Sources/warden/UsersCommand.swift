@@ -35,13 +35,10 @@ struct UsersCommand: AsyncParsableCommand {
                 throw ValidationError("Cannot read \(file)")
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-            let (store, _, _) = try await options.open()
-            let progress = TerminalProgress(noun: "entries")
             var printed = 0
-            let summary: UserImportSummary
-            do {
+            let (summary, elapsed) = try await UsersCommand.withStore(options, counting: "entries") { store, progress in
                 var read = 0
-                summary = try await UserImporter(store: store, clock: SystemClock(), upsert: upsert).run(
+                return try await UserImporter(store: store, clock: SystemClock(), upsert: upsert).run(
                     nextChunk: {
                         guard let data = try handle.read(upToCount: Self.chunkBytes), !data.isEmpty else { return nil }
                         read += data.count
@@ -58,19 +55,13 @@ struct UsersCommand: AsyncParsableCommand {
                             count: summary.total,
                             detail: size.map { "\(read * 100 / max($0, 1))% of the file" } ?? "")
                     })
-            } catch {
-                progress.end()
-                try? await store.shutdown()
-                throw error
             }
-            progress.end()
-            try await store.shutdown()
             if summary.failed > printed {
                 Terminal.stderr("… and \(summary.failed - printed) more rejected entries")
             }
             print(
                 "imported \(file): \(summary.total) entries, \(summary.inserted) inserted, \(summary.updated) "
-                    + "updated, \(summary.failed) failed in \(progress.elapsedDescription)")
+                    + "updated, \(summary.failed) failed in \(elapsed)")
             if summary.failed > 0 { throw ExitCode(1) }
         }
 
@@ -79,6 +70,25 @@ struct UsersCommand: AsyncParsableCommand {
                 issue.path.isEmpty ? "\(issue.code): \(issue.message)" : "\(issue.code) \(issue.path): \(issue.message)"
             }
             return "entry \(rejection.index): " + reasons.joined(separator: "; ")
+        }
+    }
+
+    /// Runs `body` on the database of `options` with a progress line counting `noun`; whatever happens, the line
+    /// is ended and the store shut down. Returns the body's result and how long it took, for the summary line.
+    static func withStore<T>(
+        _ options: StoreOptions, counting noun: String, _ body: (SQLStore, TerminalProgress) async throws -> T
+    ) async throws -> (T, String) {
+        let (store, _, _) = try await options.open()
+        let progress = TerminalProgress(noun: noun)
+        do {
+            let result = try await body(store, progress)
+            progress.end()
+            try await store.shutdown()
+            return (result, progress.elapsedDescription)
+        } catch {
+            progress.end()
+            try? await store.shutdown()
+            throw error
         }
     }
 
@@ -94,10 +104,8 @@ struct UsersCommand: AsyncParsableCommand {
             guard FileManager.default.createFile(atPath: file, contents: nil),
                 let handle = FileHandle(forWritingAtPath: file)
             else { throw ValidationError("Cannot write \(file)") }
-            let (store, _, _) = try await options.open()
-            let progress = TerminalProgress(noun: "users")
-            var count = 0
-            do {
+            let (count, elapsed) = try await UsersCommand.withStore(options, counting: "users") { store, progress in
+                var count = 0
                 var after: String?
                 while true {
                     let users = try await store.users(after: after, limit: Self.usersPerPage)
@@ -108,14 +116,9 @@ struct UsersCommand: AsyncParsableCommand {
                     progress.update(count: count, detail: "")
                 }
                 try handle.close()
-            } catch {
-                progress.end()
-                try? await store.shutdown()
-                throw error
+                return count
             }
-            progress.end()
-            try await store.shutdown()
-            print("exported \(count) users to \(file) in \(progress.elapsedDescription)")
+            print("exported \(count) users to \(file) in \(elapsed)")
         }
     }
 }
