@@ -114,7 +114,24 @@ final class PushFake {
         }
     }
 
+    /// Starts the fake on fresh ports, again (up to three times) when another test took one of them between
+    /// ``freePorts(_:)`` and the fake's bind.
     private static func start(in directory: URL, apnsUnregistered: [String], fcmUnregistered: [String])
+        async throws -> PushFake
+    {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await launch(
+                    in: directory, apnsUnregistered: apnsUnregistered, fcmUnregistered: fcmUnregistered)
+            } catch let error as MissingTestTool where attempt < 3 && error.description.contains("already in use") {
+                continue
+            }
+        }
+    }
+
+    private static func launch(in directory: URL, apnsUnregistered: [String], fcmUnregistered: [String])
         async throws -> PushFake
     {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
