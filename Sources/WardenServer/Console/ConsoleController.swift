@@ -99,22 +99,32 @@ struct ConsoleController: Sendable {
 
     // MARK: Pages and forms
 
-    /// Renders the page `make` builds for a signed-in admin; otherwise the redirect to sign in, or the 403 page.
-    func page(
-        _ request: Request, _ context: WardenRequestContext, current: String = "Overview",
-        _ make: @Sendable (ConsoleChrome) async throws -> some Page
+    /// Runs `body` for a signed-in admin (their session and user), carrying a rotated session cookie on its
+    /// answer; without a session, the redirect to sign in; for a user who may not use the console, the 403 page.
+    private func signedIn(
+        _ request: Request, _ context: WardenRequestContext,
+        _ body: (ConsoleSessions.Session, User) async throws -> Response
     ) async -> Response {
         await HostedPages.respond(context, store: store) {
             guard let (session, rotated) = try await sessions.resume(request) else {
                 return Response.redirect(to: base + "login", type: .found)
             }
-            let user = try await admin(session.userID)
+            var response = try await body(session, try await admin(session.userID))
+            if let rotated { response.setCookie(rotated) }
+            return response
+        }
+    }
+
+    /// Renders the page `make` builds for a signed-in admin; otherwise the redirect to sign in, or the 403 page.
+    func page(
+        _ request: Request, _ context: WardenRequestContext, current: String = "Overview",
+        _ make: @Sendable (ConsoleChrome) async throws -> some Page
+    ) async -> Response {
+        await signedIn(request, context) { session, user in
             let chrome = ConsoleChrome(
                 base: base, adminEmail: user.email ?? user.userID, csrf: session.csrf,
                 navigation: ConsoleChrome.navigation(base: base, current: current))
-            var response = ConsolePages.renderer.response(try await make(chrome))
-            if let rotated { response.setCookie(rotated) }
-            return response
+            return ConsolePages.renderer.response(try await make(chrome))
         }
     }
 
@@ -125,11 +135,7 @@ struct ConsoleController: Sendable {
         _ request: Request, _ context: WardenRequestContext, _ description: String,
         _ operation: @Sendable (RequestParameters) async throws -> String
     ) async -> Response {
-        await HostedPages.respond(context, store: store) {
-            guard let (session, rotated) = try await sessions.resume(request) else {
-                return Response.redirect(to: base + "login", type: .found)
-            }
-            _ = try await admin(session.userID)
+        await signedIn(request, context) { session, _ in
             let form = try await HostedPages.readForm(request)
             guard let field = form["csrf"], SecretHash.constantTimeEquals(field, session.csrf) else {
                 throw ConsolePages.forgedForm(base: base)
@@ -139,9 +145,7 @@ struct ConsoleController: Sendable {
                 ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                 userAgent: request.headers[.userAgent], path: request.uri.path)
             let location = try await audit.record(description) { try await operation(form) }
-            var response = Response.redirect(to: location, type: .normal)
-            if let rotated { response.setCookie(rotated) }
-            return response
+            return Response.redirect(to: location, type: .normal)
         }
     }
 
