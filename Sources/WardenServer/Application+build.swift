@@ -28,17 +28,24 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     ).addRoutes(to: router)
     let flow = runtime.authorizationFlow
     let postLogin = runtime.postLoginCheck
+    let secondFactor = runtime.secondFactor(flow: flow)
     AuthorizeController(
         validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
         passwords: PasswordAuthenticator(
             store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
             bcryptCost: runtime.configuration.bcryptCost),
-        postLogin: postLogin,
+        postLogin: postLogin, secondFactor: secondFactor,
         sessionTransfer: SessionTransferConsumer(
             flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
-            sessions: runtime.store, postLogin: postLogin, eventLog: runtime.eventLog, clock: runtime.clock),
-        tenant: runtime.cache, users: runtime.store, database: runtime.store, eventLog: runtime.eventLog,
-        clock: runtime.clock, trustedProxies: runtime.trustedProxies
+            sessions: runtime.store, postLogin: postLogin, secondFactor: secondFactor, eventLog: runtime.eventLog,
+            clock: runtime.clock),
+        tenant: runtime.cache, database: runtime.store, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    SecondFactorPages(
+        secondFactor: secondFactor,
+        codes: OneTimeCodeVerifier(devices: runtime.store, authenticators: runtime.store, clock: runtime.clock),
+        recoveryCodes: runtime.recoveryCodes, deviceTransactions: runtime.deviceTransactions,
+        deliveries: runtime.deliveries, tenant: runtime.cache, issuer: runtime.issuer
     ).addRoutes(to: router)
     BackchannelAuthorizeController(
         clients: runtime.makeClientAuthenticator(), scopes: runtime.scopePolicy, service: runtime.backchannelService,

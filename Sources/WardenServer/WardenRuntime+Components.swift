@@ -97,12 +97,19 @@ extension WardenRuntime {
         SessionManager(store: store, clock: clock, secureCookies: !configuration.isPlainHTTP)
     }
 
-    /// The post-login rules and the embedder's policies, run on every login.
     /// The users' recovery codes (SPEC §12).
     var recoveryCodes: RecoveryCodes {
         RecoveryCodes(store: store, clock: clock)
     }
 
+    /// The second factor of the hosted login (SPEC §12) over `flow`.
+    func secondFactor(flow: AuthorizationFlow) -> SecondFactor {
+        SecondFactor(
+            store: store, flow: flow, tickets: enrollmentTickets, ipIntelligence: ipIntelligence,
+            trustedProxies: trustedProxies, eventLog: eventLog, clock: clock)
+    }
+
+    /// The post-login rules and the embedder's policies, run on every login.
     var postLoginCheck: PostLoginCheck {
         PostLoginCheck(
             rules: store, policies: postLoginPolicies, ipIntelligence: ipIntelligence, trustedProxies: trustedProxies,

@@ -117,23 +117,22 @@ extension SQLStore {
             .first().map(Self.deviceTransaction)
     }
 
-    /// One `SELECT device_transactions.* … JOIN ciba_requests ON ciba_requests.id = request_id WHERE enrollment_id
-    /// = ? AND ciba_requests.status = 'pending' AND ciba_requests.expires_at > now ORDER BY created_at, id`.
+    /// One `SELECT device_transactions.* … LEFT JOIN ciba_requests … LEFT JOIN login_challenges … WHERE
+    /// enrollment_id = ? AND (the CIBA request or the sign-in push is pending and unexpired) ORDER BY created_at, id`.
     public func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction] {
-        try await sql.select().column(SQLColumn("*", table: "device_transactions")).from("device_transactions")
-            .join(
-                "ciba_requests", on: SQLColumn("id", table: "ciba_requests"), .equal,
-                SQLColumn("request_id", table: "device_transactions")
-            )
-            .where(SQLColumn("enrollment_id", table: "device_transactions"), .equal, SQLBind(enrollmentID))
-            .where(
-                SQLColumn("status", table: "ciba_requests"), .equal,
-                SQLBind(BackchannelRequest.Status.pending.rawValue)
-            )
-            .where(SQLColumn("expires_at", table: "ciba_requests"), .greaterThan, SQLBind(now.millisecondsSince1970))
-            .orderBy(SQLColumn("created_at", table: "device_transactions"))
-            .orderBy(SQLColumn("id", table: "device_transactions"))
-            .all().map(Self.deviceTransaction)
+        try await sql.raw(
+            """
+            SELECT t.* FROM device_transactions t
+            LEFT JOIN ciba_requests c ON c.id = t.request_id
+            LEFT JOIN login_challenges l ON l.id = t.request_id
+            WHERE t.enrollment_id = \(bind: enrollmentID) AND (
+                (c.status = \(bind: BackchannelRequest.Status.pending.rawValue)
+                    AND c.expires_at > \(bind: now.millisecondsSince1970))
+                OR (l.status = \(bind: LoginChallenge.Status.pending.rawValue)
+                    AND l.expires_at > \(bind: now.millisecondsSince1970)))
+            ORDER BY t.created_at, t.id
+            """
+        ).all().map(Self.deviceTransaction)
     }
 
     /// Every column of an enrolment, as stored.

@@ -49,5 +49,6 @@ extension SQLStore {
         .logs: ("logs", ["date"]),
         .sessions: ("sessions", ["expires_at", "idle_expires_at"]),
         .backchannelRequests: ("ciba_requests", ["expires_at"]),
+        .loginChallenges: ("login_challenges", ["expires_at"]),
     ]
 }

@@ -117,7 +117,8 @@ extension SQLStore {
         return RefreshTokenContext(
             token: try Self.refreshToken(row),
             user: try user.decodeNil(column: "user_id") ? nil : Self.userRecord(user),
-            sessionAuthTime: try row.optionalDate("session_auth_time"))
+            sessionAuthTime: try row.optionalDate("session_auth_time"),
+            sessionAMR: try row.value("session_amr", as: String?.self).map(AuthenticationMethod.list) ?? [])
     }
 
     /// The prefix of the `users` columns in ``refreshTokenContext(hash:)`` (both tables have `user_id` and
@@ -129,7 +130,8 @@ extension SQLStore {
     /// query (a `perf` profile of the refresh benchmark).
     private static let refreshTokenContextQuery: String = {
         let users = userColumnNames.map { "users.\($0) AS \(joinedUserPrefix)\($0)" }.joined(separator: ", ")
-        return "SELECT refresh_tokens.*, sessions.auth_time AS session_auth_time, \(users) FROM refresh_tokens"
+        return "SELECT refresh_tokens.*, sessions.auth_time AS session_auth_time, sessions.amr AS session_amr, \(users)"
+            + " FROM refresh_tokens"
             + " LEFT JOIN users ON users.user_id = refresh_tokens.user_id"
             + " LEFT JOIN sessions ON sessions.id = refresh_tokens.session_id WHERE refresh_tokens.token_hash = "
     }()

@@ -60,7 +60,7 @@ extension SQLStore {
             ("idle_expires_at", session.idleExpiresAt.millisecondsSince1970),
             ("method", session.method),
             ("source_family_id", session.sourceFamilyID),
-            ("amr", session.amr.map(\.rawValue).joined(separator: " ")),
+            ("amr", AuthenticationMethod.text(session.amr)),
         ]
     }
 
@@ -70,8 +70,6 @@ extension SQLStore {
             authTime: try row.date("auth_time"), lastActiveAt: try row.date("last_active_at"),
             expiresAt: try row.date("expires_at"), idleExpiresAt: try row.date("idle_expires_at"),
             method: try row.value("method"), sourceFamilyID: try row.value("source_family_id"),
-            amr: try row.value("amr", as: String.self).split(separator: " ").map {
-                AuthenticationMethod(rawValue: String($0))
-            })
+            amr: AuthenticationMethod.list(try row.value("amr", as: String.self)))
     }
 }

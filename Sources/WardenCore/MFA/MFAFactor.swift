@@ -43,4 +43,23 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let password: AuthenticationMethod = "pwd"
     /// A second factor was done (RFC 8176 `mfa`).
     public static let multiFactor: AuthenticationMethod = "mfa"
+
+    /// The methods stored as text, separated by spaces (the sessions' `amr` column).
+    public static func list(_ text: String) -> [AuthenticationMethod] {
+        text.split(separator: " ").map { AuthenticationMethod(rawValue: String($0)) }
+    }
+
+    /// `methods` as ``list(_:)`` reads them.
+    public static func text(_ methods: [AuthenticationMethod]) -> String {
+        methods.map(\.rawValue).joined(separator: " ")
+    }
+
+    /// The `amr` and `acr` claims of tokens issued after a login that did `methods` (SPEC §12 "Tokens"): `amr` when
+    /// any method is known, `acr` ``MFARequirement/multiFactorACR`` when a second factor was done.
+    public static func claims(_ methods: [AuthenticationMethod]) -> [(String, JSONValue)] {
+        guard !methods.isEmpty else { return [] }
+        var claims: [(String, JSONValue)] = [("amr", .array(methods.map { .string($0.rawValue) }))]
+        if methods.contains(.multiFactor) { claims.append(("acr", .string(MFARequirement.multiFactorACR))) }
+        return claims
+    }
 }

@@ -25,6 +25,17 @@ public enum RecoveryCode {
         String(typed.uppercased().unicodeScalars.filter { $0 != " " && $0 != "-" })
     }
 
+    /// `code` in groups of four, as the page shows it (``normalized(_:)`` drops the spaces again).
+    public static func grouped(_ code: String) -> String {
+        var groups: [Substring] = []
+        var rest = Substring(code)
+        while !rest.isEmpty {
+            groups.append(rest.prefix(4))
+            rest = rest.dropFirst(4)
+        }
+        return groups.joined(separator: " ")
+    }
+
     /// The stored form of `code`.
     public static func hash(_ code: String) -> String {
         SecretHash.sha256Hex(normalized(code))

@@ -22,6 +22,8 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
     public var authTime: Date
     /// The refresh-token family this code's exchange creates, so a replay can revoke what it issued.
     public var familyID: String
+    /// What the session had done when the code was issued (SPEC §12 `amr`); absent from codes of older releases.
+    public var amr: [AuthenticationMethod]?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -32,11 +34,13 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
         case scope, audience, nonce
         case authTime = "auth_time"
         case familyID = "family_id"
+        case amr
     }
 
     public init(
         clientID: String, redirectURI: String, codeChallenge: String?, userID: String, sessionID: String,
-        scope: [String], audience: String?, nonce: String?, authTime: Date, familyID: String
+        scope: [String], audience: String?, nonce: String?, authTime: Date, familyID: String,
+        amr: [AuthenticationMethod]? = nil
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -48,5 +52,6 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
         self.nonce = nonce
         self.authTime = authTime
         self.familyID = familyID
+        self.amr = amr
     }
 }

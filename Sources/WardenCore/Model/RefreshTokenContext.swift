@@ -9,10 +9,15 @@ public struct RefreshTokenContext: Sendable, Equatable {
     /// The `auth_time` of the SSO session the token was issued in (OIDC Core §2); `nil` when it was issued
     /// without one or the session is gone.
     public var sessionAuthTime: Date?
+    /// The methods that session did (`amr`, SPEC §12); empty when there is no session.
+    public var sessionAMR: [AuthenticationMethod]
 
-    public init(token: RefreshTokenRecord, user: UserRecord?, sessionAuthTime: Date?) {
+    public init(
+        token: RefreshTokenRecord, user: UserRecord?, sessionAuthTime: Date?, sessionAMR: [AuthenticationMethod] = []
+    ) {
         self.token = token
         self.user = user
         self.sessionAuthTime = sessionAuthTime
+        self.sessionAMR = sessionAMR
     }
 }

@@ -53,3 +53,19 @@ public protocol RecentLoginStore: Sendable {
     /// The user's kept logins, newest first.
     func recentLogins(userID: String) async throws -> [RecentLogin]
 }
+
+/// Sign-in pushes (SPEC §12): ``LoginChallenge`` records and their decision.
+public protocol LoginChallengeStore: Sendable {
+    /// Stores `challenge` and the device transactions that carry it (one per push device), all or none — unless
+    /// `pendingLimit` of the user's challenges already wait at its creation time (push fatigue, SPEC §12), counted in
+    /// the same transaction: then nothing is stored and the answer is `false`.
+    func insertLoginChallenge(_ challenge: LoginChallenge, transactions: [DeviceTransaction], pendingLimit: Int)
+        async throws -> Bool
+    func loginChallenge(id: LoginChallenge.ID) async throws -> LoginChallenge?
+    /// The newest challenge sent for the login transaction whose `state` hashes to `transactionHash`.
+    func latestLoginChallenge(transactionHash: String) async throws -> LoginChallenge?
+    /// Approves or rejects a pending, unexpired challenge in one conditional write; of concurrent callers exactly
+    /// one gets ``LoginChallengeDecision/decided(_:)``.
+    func decideLoginChallenge(id: LoginChallenge.ID, approved: Bool, at now: Date) async throws
+        -> LoginChallengeDecision
+}

@@ -151,7 +151,7 @@ public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
     HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
-    RecentLoginStore, UserJobStore
+    RecentLoginStore, UserJobStore, LoginChallengeStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws
@@ -305,7 +305,7 @@ public protocol DeviceStore: Sendable {
     /// The transaction `id` (the `txtkn` names it).
     func deviceTransaction(id: String) async throws -> DeviceTransaction?
     /// The device's transactions whose request is still pending and unexpired at `now`, oldest first
-    /// (SPEC §7.5), in one query joined with `ciba_requests`.
+    /// (SPEC §7.5), in one query joined with `ciba_requests` and `login_challenges`.
     func pendingDeviceTransactions(enrollmentID: String, now: Date) async throws -> [DeviceTransaction]
 }
 
@@ -339,4 +339,6 @@ public struct EndingRecords: OpenStringValue {
     public static let sessions = EndingRecords(rawValue: "sessions")
     /// CIBA requests (SPEC §6) that expired before the date.
     public static let backchannelRequests = EndingRecords(rawValue: "backchannel_requests")
+    /// Sign-in pushes (SPEC §12) that expired before the date.
+    public static let loginChallenges = EndingRecords(rawValue: "login_challenges")
 }

@@ -13,36 +13,31 @@ struct AuthorizeController: Sendable {
     let flow: AuthorizationFlow
     let passwords: PasswordAuthenticator
     let postLogin: PostLoginCheck
+    /// Asks for a second factor when SPEC §12 says so, then ends the login.
+    let secondFactor: SecondFactor
     let sessionTransfer: SessionTransferConsumer
     /// The clients of pending logins.
     let tenant: TenantCache
-    /// Where a login's `last_login` and `logins_count` are recorded.
-    let users: any UserStore
     /// Asked only whether a failure means the database is down (503, SPEC §11).
     let database: any WardenStore
-    let eventLog: EventLog
-    let clock: any WardenClock
     /// `--trusted-proxies`: whose `X-Forwarded-For` names the caller.
     let trustedProxies: [CIDR]
 
     /// The front channel: requests checked by `validator`, answered through `flow` (or `sessionTransfer`),
-    /// people signed in by `passwords` once `postLogin` allows it; logins are logged to `eventLog`.
+    /// people signed in by `passwords` once `postLogin` allows it and `secondFactor` had what it asks for.
     init(
         validator: AuthorizationRequestValidator, flow: AuthorizationFlow, passwords: PasswordAuthenticator,
-        postLogin: PostLoginCheck, sessionTransfer: SessionTransferConsumer, tenant: TenantCache,
-        users: any UserStore, database: any WardenStore, eventLog: EventLog, clock: any WardenClock,
-        trustedProxies: [CIDR]
+        postLogin: PostLoginCheck, secondFactor: SecondFactor, sessionTransfer: SessionTransferConsumer,
+        tenant: TenantCache, database: any WardenStore, trustedProxies: [CIDR]
     ) {
         self.validator = validator
         self.flow = flow
         self.passwords = passwords
         self.postLogin = postLogin
+        self.secondFactor = secondFactor
         self.sessionTransfer = sessionTransfer
         self.tenant = tenant
-        self.users = users
         self.database = database
-        self.eventLog = eventLog
-        self.clock = clock
         self.trustedProxies = trustedProxies
     }
 
@@ -70,8 +65,9 @@ struct AuthorizeController: Sendable {
         }
     }
 
-    /// `GET|POST /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session,
-    /// or sends the person to log in. The parameters come from the query (`GET`) or the form body (`POST`).
+    /// `GET|POST /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session
+    /// (after a second factor when SPEC §12 asks for one the session did not do), or sends the person to log in.
+    /// The parameters come from the query (`GET`) or the form body (`POST`).
     func authorize(
         _ query: QueryParameters, _ request: Request, context: WardenRequestContext
     ) async throws -> Response {
@@ -84,12 +80,16 @@ struct AuthorizeController: Sendable {
         if let session = try await flow.sessions.current(request), let user = try await flow.activeUser(of: session),
             flow.isSatisfied(authorization, by: session)
         {
-            if let refusal = try await postLogin.refusal(
-                of: user, client: client, answering: authorization, request: request, context: context)
+            switch try await postLogin.check(
+                user, client: client, answering: authorization, request: request, context: context)
             {
-                return refusal
+            case .refused(let response): return response
+            case .allowed(let requiresMFA):
+                let login = SecondFactor.Login(
+                    user: user, client: client, authorization: authorization, returnPath: nil, session: session,
+                    firstFactor: .session(amr: session.amr), ruleRequiresMFA: requiresMFA, recordsLogin: false)
+                return try await secondFactor.proceed(login, request: request, context: context)
             }
-            return try await flow.complete(authorization, client: client, session: session, user: user)
         }
         guard !authorization.prompt.contains(.none) else {
             return authorization.responseTarget.response(
@@ -119,7 +119,8 @@ struct AuthorizeController: Sendable {
     }
 
     /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction, runs the
-    /// post-login check (SPEC §8), begins (or renews) the SSO session, logs `s` and continues the flow.
+    /// post-login check (SPEC §8), begins (or renews) the SSO session and goes on to the second factor, which
+    /// logs `s` and continues the flow once it is done or not asked (SPEC §12).
     func login(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let form = try await HostedPages.readForm(request)
         let (id, transaction, client) = try await pending(form["state"])
@@ -142,24 +143,21 @@ struct AuthorizeController: Sendable {
             guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
                 throw ErrorPage.expiredTransaction
             }
-            if let refusal = try await postLogin.refusal(
-                of: record.user, client: client, answering: transaction.request, request: request, context: context)
+            let requiresMFA: Bool
+            switch try await postLogin.check(
+                record.user, client: client, answering: transaction.request, request: request, context: context)
             {
-                return refusal
+            case .refused(let response): return response
+            case .allowed(let required): requiresMFA = required
             }
             let existing = try await flow.sessions.current(request)
             let (session, cookie) = try await flow.sessions.signIn(userID: record.user.userID, existing: existing)
-            let user = try await recordLogin(record, attempt: attempt, request: transaction.request)
-            var response: Response
-            if let authorization = transaction.request {
-                response = try await flow.complete(authorization, client: client, session: session, user: user)
-            } else {
-                response = Response(
-                    status: .seeOther,
-                    headers: [.location: transaction.returnPath ?? flow.basePath, .cacheControl: "no-store"])
-            }
-            if let cookie { response.setCookie(cookie) }
-            return response
+            let login = SecondFactor.Login(
+                user: record.user, client: client, authorization: transaction.request,
+                returnPath: transaction.returnPath, session: session, firstFactor: .credentials,
+                ruleRequiresMFA: requiresMFA, recordsLogin: true)
+            return try await secondFactor.proceed(
+                login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)
         }
     }
 
@@ -192,24 +190,6 @@ struct AuthorizeController: Sendable {
             let client = try await tenant.client(id: transaction.clientID)?.client
         else { throw ErrorPage.expiredTransaction }
         return (id, transaction, client)
-    }
-
-    /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).
-    private func recordLogin(
-        _ record: UserRecord, attempt: PasswordAuthenticator.Attempt, request: AuthorizationRequest?
-    ) async throws -> User {
-        let now = clock.now()
-        var updated = record
-        updated.user.lastLogin = now
-        updated.user.loginsCount += 1
-        try await users.updateUser(updated)
-        eventLog.record(
-            LogEvent(
-                date: now, type: .loginSuccess, description: "Successful login", clientID: attempt.client.clientID,
-                clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent,
-                userID: record.user.userID, userName: attempt.email, audience: request?.audience,
-                scope: request?.scope.joined(separator: " "), details: ["connection": .string(User.connection)]))
-        return updated.user
     }
 
     /// Runs a handler of the front channel, turning its failures into pages or redirects.

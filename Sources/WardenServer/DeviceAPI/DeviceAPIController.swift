@@ -23,8 +23,11 @@ struct DeviceAPIController {
         api.get("device-accounts/:id/transactions") { request, context in
             let enrollment = try await authorization.authorize(request, enrollmentID: try Self.id(context))
             let pending = try await runtime.deviceTransactions.pending(for: enrollment)
+            // Each the §7.2 fields, plus the push's `alert` (a Warden extension: what the push would show).
             let list = pending.map {
-                JSONValue.object(Dictionary(uniqueKeysWithValues: $0.push.fields(transactionToken: $0.token)))
+                JSONValue.object(
+                    Dictionary(
+                        uniqueKeysWithValues: $0.push.fields(transactionToken: $0.token) + [("alert", $0.push.alert)]))
             }
             return Response.json(.object(["transactions": .array(list)]), noStore: true)
         }

@@ -14,7 +14,7 @@ struct DevicePushNotifier: PushNotifier {
     func notify(_ request: BackchannelRequest) async throws {
         var payloads: [String] = []
         for (transaction, device) in try await transactions.create(for: request) where !device.pushDisabled {
-            payloads.append(try await transactions.push(transaction, of: request, to: device).json)
+            payloads.append(try await transactions.push(transaction, of: .consent(request), to: device).json)
         }
         try await deliveries.submit(kind: .push, payloads: payloads, expiresAt: request.expiresAt)
     }

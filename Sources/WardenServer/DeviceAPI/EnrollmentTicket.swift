@@ -25,10 +25,16 @@ struct EnrollmentTicket: Codable, Sendable {
 
     /// A new ticket for `user`: a fresh device account id and a 160-bit TOTP secret (RFC 4226 §4).
     init(user: User) {
-        userID = user.userID
-        userEmail = user.email ?? user.userID
-        enrollmentID = RandomToken.identifier(prefix: "dev_")
-        totpSecret = Base32.encode(RandomToken.bytes(20))
+        self.init(
+            userID: user.userID, userEmail: user.email ?? user.userID,
+            enrollmentID: RandomToken.identifier(prefix: "dev_"), totpSecret: Base32.encode(RandomToken.bytes(20)))
+    }
+
+    init(userID: String, userEmail: String, enrollmentID: String, totpSecret: String) {
+        self.userID = userID
+        self.userEmail = userEmail
+        self.enrollmentID = enrollmentID
+        self.totpSecret = totpSecret
     }
 
     /// `{issuer}u/guardian/enroll?ticket={id}`: the hosted page with the QR code.
@@ -68,12 +74,12 @@ struct EnrollmentTickets: Sendable {
     }
 
     /// Stores `ticket` and returns its id.
-    func issue(_ ticket: EnrollmentTicket) async throws -> String {
+    func issue(_ ticket: EnrollmentTicket, lifetime: Double = EnrollmentTicket.lifetime) async throws -> String {
         let id = RandomToken.make()
         try await store.putArtefact(
             kind: EnrollmentTicket.artefactKind, hash: SecretHash.sha256Hex(id),
             payload: String(decoding: try JSONEncoder().encode(ticket), as: UTF8.self),
-            expiresAt: clock.now().addingTimeInterval(EnrollmentTicket.lifetime))
+            expiresAt: clock.now().addingTimeInterval(lifetime))
         return id
     }
 

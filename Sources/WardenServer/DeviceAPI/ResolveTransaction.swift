@@ -5,7 +5,7 @@ import WardenWire
 
 /// `POST {issuer}appliance-mfa/api/resolve-transaction` (SPEC §7.4): a device allows or rejects a transaction
 /// with a `challenge_response` JWT signed by its key. The first valid answer from any of the user's devices
-/// decides the CIBA request; later answers get 404 `login_transaction_not_found`.
+/// decides the CIBA request — or the sign-in push (SPEC §12); later answers get 404 `login_transaction_not_found`.
 struct ResolveTransaction {
     /// SPEC §7.4: `exp` at most 60 s after `iat`.
     static let maximumLifetime: Double = 60
@@ -32,8 +32,7 @@ struct ResolveTransaction {
             throw ManagementError.invalidToken("The challenge response is not valid")
         }
         let reason = (try? CompactJWS(parsing: answer))?.payload["auth0_guardian_reason"]?.stringValue
-        let decision = try await runtime.backchannelService.decide(resolved.request, approved: accepted)
-        switch decision {
+        switch try await decide(resolved.request, approved: accepted) {
         case .decided:
             // SPEC §12: an enrolment's `last_auth` is when it last proved the user.
             if accepted {
@@ -45,8 +44,34 @@ struct ResolveTransaction {
                 : "Rejected on device \(resolved.enrollment.name)" + (reason.map { ": \($0)" } ?? "")
             log(accepted ? .deviceAccepted : .deviceRejected, resolved, request, context, description)
             return Response(status: .noContent)
-        case .alreadyDecided, .notFound: throw ManagementError.loginTransactionNotFound
+        case .alreadyDecided: throw ManagementError.loginTransactionNotFound
         case .expired: throw ManagementError.transactionExpired
+        }
+    }
+
+    /// What deciding a request did, for either kind.
+    private enum Outcome {
+        case decided, alreadyDecided, expired
+    }
+
+    /// Decides the CIBA request through the backchannel service (which notifies its client), or the sign-in push
+    /// in one conditional write (its hosted page sees the answer on its next refresh).
+    private func decide(_ request: DeviceRequest, approved: Bool) async throws -> Outcome {
+        switch request {
+        case .consent(let request):
+            switch try await runtime.backchannelService.decide(request, approved: approved) {
+            case .decided: return .decided
+            case .alreadyDecided, .notFound: return .alreadyDecided
+            case .expired: return .expired
+            }
+        case .signIn(let challenge):
+            switch try await runtime.store.decideLoginChallenge(
+                id: challenge.id, approved: approved, at: runtime.clock.now())
+            {
+            case .decided: return .decided
+            case .alreadyDecided, .notFound: return .alreadyDecided
+            case .expired: return .expired
+            }
         }
     }
 
@@ -77,7 +102,7 @@ struct ResolveTransaction {
                 clientID: resolved?.request.clientID,
                 ip: ClientAddress.ip(of: request, context: context, trusted: runtime.trustedProxies),
                 userAgent: request.headers[.userAgent], userID: resolved?.request.userID,
-                audience: resolved?.request.audience, scope: resolved?.request.scope.joined(separator: " "),
+                audience: resolved?.request.audience, scope: resolved?.request.scope,
                 details: details))
     }
 }

@@ -46,8 +46,10 @@ struct RichConsentsController {
             throw ManagementError.invalidToken("Missing the MFA-DPoP proof")
         }
         try await verify(proof: proof, token: token, consentID: consentID, enrollment: resolved.enrollment)
-        let record = resolved.request
-        guard record.consentID == consentID else { throw ManagementError.consentNotFound }
+        // A sign-in push (SPEC §12) has no consent behind it.
+        guard case .consent(let record) = resolved.request, record.consentID == consentID else {
+            throw ManagementError.consentNotFound
+        }
         return Response.json(
             .object([
                 "id": .string(record.consentID),

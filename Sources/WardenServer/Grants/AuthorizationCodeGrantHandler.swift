@@ -55,7 +55,7 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
         let response = try await issuer.userTokens(
             .init(
                 client: client, user: user, scope: grant.scope, audience: grant.audience, sessionID: grant.sessionID,
-                authTime: grant.authTime, nonce: grant.nonce, familyID: grant.familyID),
+                authTime: grant.authTime, nonce: grant.nonce, familyID: grant.familyID, amr: grant.amr ?? []),
             refreshToken: .whenOffered)
         issuer.count(.authorizationCode)
         issuer.log(

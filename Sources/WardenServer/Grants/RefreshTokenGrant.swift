@@ -91,7 +91,8 @@ struct RefreshTokenGrant: GrantHandler {
         return TokenIssuer.UserGrant(
             client: client, user: try TokenIssuer.activeUser(context.user), scope: scope, audience: record.audience,
             authorizationDetails: record.authorizationDetails, sessionID: record.sessionID,
-            authTime: context.sessionAuthTime ?? record.createdAt, nonce: nil, familyID: record.familyID)
+            authTime: context.sessionAuthTime ?? record.createdAt, nonce: nil, familyID: record.familyID,
+            amr: context.sessionAMR)
     }
 
     /// RFC 6749 §6: the requested scope must not include any scope not originally granted (`invalid_scope`);

@@ -6,7 +6,8 @@ import WardenWire
 extension TokenIssuer {
     /// Signs an ID token (OIDC Core §2, SPEC §3) with the current key of the client's `jwt_configuration.alg`:
     /// header `typ: JWT` and `kid`; integer `iat`, `exp` (`iat + lifetime_in_seconds`) and `auth_time`; `sid`,
-    /// `nonce` when sent, `at_hash` of `accessToken`, and the profile claims of the granted scopes.
+    /// `nonce` when sent, `amr`/`acr` (SPEC §12), `at_hash` of `accessToken`, and the profile claims of the granted
+    /// scopes.
     func idToken(_ grant: UserGrant, accessToken: String) async throws -> String {
         let configuration = grant.client.jwtConfiguration
         let key = try await keys.currentKey(for: configuration.alg)
@@ -22,6 +23,7 @@ extension TokenIssuer {
         ]
         if let sessionID = grant.sessionID { claims.append(("sid", .string(sessionID))) }
         if let nonce = grant.nonce { claims.append(("nonce", .string(nonce))) }
+        claims += AuthenticationMethod.claims(grant.amr)
         claims.append(("at_hash", .string(Self.accessTokenHash(accessToken, alg: key.alg))))
         claims += Self.profileClaims(of: grant.user, scope: grant.scope)
         return try key.sign(payload: JSONValue.serializedObject(claims), type: "JWT")

@@ -22,6 +22,9 @@ extension TokenIssuer {
         var nonce: String?
         /// The refresh-token family (SPEC §3).
         var familyID: String
+        /// What the user did to sign in (SPEC §12 "Tokens": `amr`, and `acr` after a second factor); empty when
+        /// not known (no session: CIBA, a refresh token whose session ended).
+        var amr: [AuthenticationMethod] = []
     }
 
     /// Whether a token response carries a new refresh token (SPEC §3).
@@ -52,7 +55,8 @@ extension TokenIssuer {
                 subject: grant.user.userID, audiences: audiences, clientID: grant.client.clientID, scope: grant.scope,
                 lifetime: lifetime, algorithm: api?.signingAlg ?? .rs256,
                 authorizationDetails: grant.authorizationDetails,
-                extraClaims: [(AccessTokenRevocation.claim, .string(grant.familyID))]))
+                extraClaims: [(AccessTokenRevocation.claim, .string(grant.familyID))]
+                    + AuthenticationMethod.claims(grant.amr)))
         var members: [(String, JSONValue)] = [("access_token", .string(accessToken))]
         let refreshScope: [String]? =
             switch refreshToken {

@@ -23,6 +23,11 @@ struct PageRenderer: Sendable {
             EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
             HomePage.template: HomePage.source,
             LogoutConfirmationPage.template: LogoutConfirmationPage.source,
+            MFAEnrollPage.template: MFAEnrollPage.source,
+            MFAPushPage.template: MFAPushPage.source,
+            MFACodePage.template: MFACodePage.source,
+            MFARecoveryCodePage.template: MFARecoveryCodePage.source,
+            "mfa_alternatives": MFAAlternatives.partial,
         ])
 
     /// The tenant name shown on every page.

@@ -15,6 +15,7 @@ enum PageTemplates {
         <html lang="en">
         <head>
         {{> head}}
+        {{#page.refresh}}<meta http-equiv="refresh" content="{{page.refresh}}">{{/page.refresh}}
         <title>{{page.title}} · {{tenant}}</title>
         </head>
         <body>

@@ -31,6 +31,10 @@ enum Stylesheet {
         .detail dd{margin:0;flex:1;min-width:0;font-weight:600;overflow-wrap:anywhere}
         .detail .depth1{padding-left:1rem}.detail .depth2{padding-left:2rem}.detail .depth3{padding-left:3rem}
         p{overflow-wrap:anywhere}
+        ul.alternatives{margin:1.25rem 0 0;padding:0;list-style:none}
+        ul.alternatives li{margin:.5rem 0}
+        a{color:#2b59c3}
+        code.recovery{font-size:1.25rem;letter-spacing:.08em;text-align:center}
         code{display:block;padding:.5rem;overflow-wrap:anywhere;background:#f4f6f9;border-radius:.375rem;\
         font-size:.875rem}
         """

@@ -44,23 +44,37 @@ struct PostLoginCheck: Sendable {
             ip: ip, asn: info?.asn, userAgent: request.headers[.userAgent], countryCode: info?.countryCode)
     }
 
+    /// What the hosted login's check of a login decided.
+    enum Outcome: Sendable {
+        /// The login may go on; `requiresMFA` when a `require_mfa` rule (or policy) matched (SPEC §12).
+        case allowed(requiresMFA: Bool)
+        /// The response that refuses it.
+        case refused(Response)
+    }
+
     /// The hosted login's check of `user` signing in to `client` (SPEC §8: a password login, or an SSO session
-    /// answering `/authorize`): `nil` when the login may go on; else the refusal, an `access_denied` error redirect
-    /// to `authorization`'s redirect URI with the reason as `error_description` (and `state`), or an error page
-    /// saying why for a login that answers no authorization request (a CIBA approval link, SPEC §6.4).
-    func refusal(
-        of user: User, client: Client, answering authorization: AuthorizationRequest?, request: Request,
+    /// answering `/authorize`): allowed (perhaps with a second factor); or refused, with an `access_denied` error
+    /// redirect to `authorization`'s redirect URI with the reason as `error_description` (and `state`), or an error
+    /// page saying why for a login that answers no authorization request (a CIBA approval link, SPEC §6.4).
+    func check(
+        _ user: User, client: Client, answering authorization: AuthorizationRequest?, request: Request,
         context: WardenRequestContext
-    ) async throws -> Response? {
+    ) async throws -> Outcome {
         let event = LoginEvent(request: requestInfo(request, context: context), user: user, client: client)
-        guard case .deny(let reason) = try await decide(event) else { return nil }
-        guard let authorization else {
-            return PageRenderer.shared.response(
-                ErrorPage(
-                    title: "Sign-in refused", message: reason, advice: "Contact the administrator if this is wrong.",
-                    status: .forbidden))
+        let reason: String
+        switch try await decide(event) {
+        case .allow: return .allowed(requiresMFA: false)
+        case .requireMFA: return .allowed(requiresMFA: true)
+        case .deny(let denial): reason = denial
         }
-        return authorization.responseTarget.response(OAuthError(.accessDenied, reason))
+        guard let authorization else {
+            return .refused(
+                PageRenderer.shared.response(
+                    ErrorPage(
+                        title: "Sign-in refused", message: reason,
+                        advice: "Contact the administrator if this is wrong.", status: .forbidden)))
+        }
+        return .refused(authorization.responseTarget.response(OAuthError(.accessDenied, reason)))
     }
 
     /// Whether the login may go on, and whether it needs a second factor (the `ruleRequiresMFA` of

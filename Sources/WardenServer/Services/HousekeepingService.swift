@@ -48,6 +48,7 @@ struct HousekeepingService: Service {
             if try await purge(.registeredClients, endedBefore: now) > 0 { try await runtime.tenantChanged() }
             try await purge(.sessions, endedBefore: now)
             try await purge(.backchannelRequests, endedBefore: now.addingTimeInterval(-Self.backchannelRetention))
+            try await purge(.loginChallenges, endedBefore: now)
             let logRetention = Double(runtime.configuration.logRetentionDays) * 86400
             let purgedLogs = try await purge(.logs, endedBefore: now.addingTimeInterval(-logRetention))
             if purgedLogs > 0 { runtime.logger.info("purged old log events", metadata: ["count": "\(purgedLogs)"]) }

@@ -11,7 +11,8 @@ import WardenWire
 /// unexpired token whose device binding holds and whose user may still sign in runs the post-login check: a
 /// denial ends the flow with an `access_denied` error redirect; otherwise an SSO session (method
 /// `session_transfer`, recording the refresh-token family for cascade revocation) replaces the browser's session
-/// and the flow continues without a login form. Any other token is ignored, as if none had been sent.
+/// and the flow continues without a login form — through the second factor when SPEC §12 asks for one. Any other
+/// token is ignored, as if none had been sent.
 struct SessionTransferConsumer: Sendable {
     static let cookieName = "auth0_session_transfer_token"
     static let queryParameter = "session_transfer_token"
@@ -27,15 +28,18 @@ struct SessionTransferConsumer: Sendable {
     /// Where a session made from a family revoked meanwhile is deleted again.
     let sessions: any SessionStore
     let postLogin: PostLoginCheck
+    let secondFactor: SecondFactor
     let eventLog: EventLog
     let clock: any WardenClock
 
-    /// A consumer of the tokens of `transferTokens` that signs in through `flow` after `postLogin` allows it.
+    /// A consumer of the tokens of `transferTokens` that signs in through `flow` after `postLogin` allows it and
+    /// `secondFactor` had what it asks for.
     init(
         flow: AuthorizationFlow, transferTokens: any ArtefactStore, users: any UserStore,
         refreshTokens: any RefreshTokenStore, sessions: any SessionStore, postLogin: PostLoginCheck,
-        eventLog: EventLog, clock: any WardenClock
+        secondFactor: SecondFactor, eventLog: EventLog, clock: any WardenClock
     ) {
+        self.secondFactor = secondFactor
         self.flow = flow
         self.transferTokens = transferTokens
         self.users = users
@@ -68,7 +72,8 @@ struct SessionTransferConsumer: Sendable {
             sessionTransferToken: .init(
                 clientID: token.clientID, scope: token.scope, request: token.creator.requestInfo),
             user: record.user, client: client)
-        if case .deny(let reason) = try await check.decide(event) {
+        let decision = try await check.decide(event)
+        if case .deny(let reason) = decision {
             return authorization.responseTarget.response(OAuthError(.accessDenied, reason))
         }
         let (session, cookie) = try await flow.sessions.begin(
@@ -81,9 +86,10 @@ struct SessionTransferConsumer: Sendable {
         }
         _ = try await flow.sessions.end(request)
         logLogin(of: record.user, client: client, request: consumer, authorization: authorization)
-        var response = try await flow.complete(authorization, client: client, session: session, user: record.user)
-        response.setCookie(cookie)
-        return response
+        let login = SecondFactor.Login(
+            user: record.user, client: client, authorization: authorization, returnPath: nil, session: session,
+            firstFactor: .credentials, ruleRequiresMFA: decision == .requireMFA, recordsLogin: false)
+        return try await secondFactor.proceed(login, cookies: [cookie], request: request, context: context)
     }
 
     /// The token to evaluate: the cookie's when cookies are allowed and one is sent, else the query's when

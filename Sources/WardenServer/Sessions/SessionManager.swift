@@ -43,33 +43,44 @@ struct SessionManager: Sendable {
     }
 
     /// Records a password login of `userID`. A session of the same user gets a new `authTime` (SPEC §5:
-    /// a new login updates `auth_time`); otherwise a new session replaces `existing`, and the cookie to set
-    /// is returned with it.
+    /// a new login updates `auth_time`) and keeps the methods it did (SPEC §12: `mfa` once done in the session);
+    /// otherwise a new session replaces `existing`, and the cookie to set is returned with it.
     func signIn(userID: String, existing: Session?) async throws -> (session: Session, cookie: Cookie?) {
         let now = clock.now()
         if var session = existing, session.userID == userID {
             session.authTime = now
+            if !session.amr.contains(.password) { session.amr.insert(.password, at: 0) }
             session.lastActiveAt = now
             session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
             try await store.updateSession(session)
             return (session, nil)
         }
         if let existing { _ = try await store.deleteSession(id: existing.id) }
-        let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod)
+        let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod, amr: [.password])
         return (session, cookie)
+    }
+
+    /// Records that `session` did a second factor (SPEC §12): later logins through it do not ask again.
+    func recordSecondFactor(in session: Session) async throws -> Session {
+        var session = session
+        guard !session.amr.contains(.multiFactor) else { return session }
+        session.amr.append(.multiFactor)
+        try await store.updateSession(session)
+        return session
     }
 
     /// Begins a new session of `userID` that authenticated now by `method` (a session transfer names the
     /// refresh-token family it came from, SPEC §8), and the cookie that carries it.
     func begin(
-        userID: String, method: String, sourceFamilyID: String? = nil
+        userID: String, method: String, sourceFamilyID: String? = nil, amr: [AuthenticationMethod] = []
     ) async throws -> (session: Session, cookie: Cookie) {
         let now = clock.now()
         let secret = RandomToken.make()
         let session = Session(
             id: RandomToken.identifier(prefix: "", length: 32), userID: userID, createdAt: now, authTime: now,
             lastActiveAt: now, expiresAt: now.addingTimeInterval(Self.absoluteLifetime),
-            idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: method, sourceFamilyID: sourceFamilyID)
+            idleExpiresAt: now.addingTimeInterval(Self.idleLifetime), method: method, sourceFamilyID: sourceFamilyID,
+            amr: amr)
         try await store.insertSession(session, secretHash: SecretHash.sha256Hex(secret))
         let cookie = SessionCookie.make(secret: secret, maxAge: Int(Self.absoluteLifetime), secure: secureCookies)
         return (session, cookie)

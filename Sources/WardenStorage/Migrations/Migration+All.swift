@@ -414,5 +414,29 @@ extension Migration {
             ]
         },
         // MARK: end of version 11
+        // MARK: version 12, sign-in pushes (SPEC §12)
+        // The hosted page finds its newest push by its transaction's hash; the push-fatigue cap counts a user's
+        // pending ones; the purge deletes by expiry.
+        Migration(version: 12, name: "login challenges") { _ in
+            [
+                """
+                CREATE TABLE login_challenges (
+                    id TEXT PRIMARY KEY,
+                    transaction_hash TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    source TEXT,
+                    location TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    decided_at BIGINT
+                )
+                """,
+                "CREATE INDEX login_challenges_transaction ON login_challenges (transaction_hash, created_at)",
+                "CREATE INDEX login_challenges_user ON login_challenges (user_id, status, expires_at)",
+                "CREATE INDEX login_challenges_expiry ON login_challenges (expires_at)",
+            ]
+        },
     ]
 }

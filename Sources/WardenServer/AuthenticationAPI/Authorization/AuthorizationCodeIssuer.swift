@@ -22,7 +22,8 @@ struct AuthorizationCodeIssuer: Sendable {
         let grant = AuthorizationCodeGrant(
             clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             userID: session.userID, sessionID: session.id, scope: scope, audience: request.audience,
-            nonce: request.nonce, authTime: session.authTime, familyID: RandomToken.make(bytes: 16))
+            nonce: request.nonce, authTime: session.authTime, familyID: RandomToken.make(bytes: 16),
+            amr: session.amr)
         try await codes.putArtefact(
             kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code),
             payload: String(decoding: try JSONEncoder().encode(grant), as: UTF8.self),

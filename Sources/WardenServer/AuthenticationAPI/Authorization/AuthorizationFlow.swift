@@ -96,7 +96,8 @@ struct AuthorizationFlow: Sendable {
         return request.responseTarget.response([(name: "code", value: code)])
     }
 
-    private func withCSRFCookie(_ response: Response, token: String) -> Response {
+    /// `response` with the CSRF cookie of the hosted pages' forms (`{base}u/`).
+    func withCSRFCookie(_ response: Response, token: String) -> Response {
         var response = response
         response.setCookie(CSRFCookie.make(token: token, path: basePath + "u/", secure: sessions.secureCookies))
         return response

@@ -26,6 +26,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var prompt: Set<Prompt>
     /// `max_age` in seconds (OIDC Core §3.1.2.1).
     var maxAge: Int?
+    /// `acr_values`, split on spaces (OIDC Core §3.1.2.1); ``MFARequirement/multiFactorACR`` asks for MFA (SPEC §12).
+    var acrValues: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -35,6 +37,7 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         case codeChallenge = "code_challenge"
         case prompt
         case maxAge = "max_age"
+        case acrValues = "acr_values"
     }
 
     /// Where the response goes.

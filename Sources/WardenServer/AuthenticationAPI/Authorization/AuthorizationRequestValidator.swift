@@ -84,7 +84,8 @@ struct AuthorizationRequestValidator: Sendable {
             clientID: client.clientID, redirectURI: redirectURI, responseMode: mode, state: query["state"],
             nonce: query["nonce"], scope: scopes(query), audience: try await audience(query),
             codeChallenge: try codeChallenge(query, client: client), prompt: try prompt(query),
-            maxAge: try maxAge(query))
+            maxAge: try maxAge(query),
+            acrValues: query["acr_values"].map { $0.split(separator: " ").prefix(10).map { String($0.prefix(200)) } })
     }
 
     private func checkResponseType(_ query: QueryParameters) throws(OAuthError) {

@@ -8,10 +8,14 @@ import WardenWire
 /// consumed by the successful post; the consent stage also names the session it was asked in and the
 /// scopes it would grant.
 struct LoginTransaction: Codable, Sendable {
-    /// The artefact kinds of the two stages.
+    /// The artefact kinds of the stages.
     enum Stage: String, Sendable {
         case login = "login_tx"
         case consent = "consent_tx"
+        /// The second factor is asked (SPEC §12); consumed when it is done.
+        case mfa = "mfa_tx"
+        /// The second factor was done and a new recovery code is shown; consumed by "Continue".
+        case mfaDone = "mfa_done"
     }
 
     static let lifetime: Double = 3600
@@ -27,6 +31,26 @@ struct LoginTransaction: Codable, Sendable {
     var sessionID: String?
     /// Consent stage: the scopes the code will carry once accepted.
     var grantedScope: [String]?
+    /// MFA stages: the user who passed the first factor (the session `sessionID` is theirs).
+    var userID: String?
+    /// MFA stages: the enrolment offered to a user with none yet (SPEC §12 `/u/mfa/enroll`).
+    var enrollment: PendingEnrollment?
+    /// MFA stages: the login is logged `s` once the second factor is done (a password or a session transfer
+    /// token, not an SSO session).
+    var recordsLogin: Bool?
+
+    /// The enrolment ticket a login offers as a QR code, and what its TOTP secret is.
+    struct PendingEnrollment: Codable, Sendable {
+        var ticketID: String
+        var enrollmentID: String
+        var totpSecret: String
+
+        enum CodingKeys: String, CodingKey {
+            case ticketID = "ticket_id"
+            case enrollmentID = "enrollment_id"
+            case totpSecret = "totp_secret"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case request, csrf
@@ -34,6 +58,17 @@ struct LoginTransaction: Codable, Sendable {
         case clientID = "client_id"
         case sessionID = "session_id"
         case grantedScope = "granted_scope"
+        case userID = "user_id"
+        case enrollment
+        case recordsLogin = "records_login"
+    }
+
+    /// A login that answers `request`, or else returns to `returnPath`, for `clientID`.
+    init(_ request: AuthorizationRequest?, returnPath: String?, clientID: String) {
+        self.request = request
+        self.returnPath = returnPath
+        self.clientID = clientID
+        self.csrf = RandomToken.make()
     }
 
     init(request: AuthorizationRequest, sessionID: String? = nil, grantedScope: [String]? = nil) {
@@ -63,13 +98,15 @@ struct LoginTransactionStore: Sendable {
         self.clock = clock
     }
 
-    /// Stores `transaction` and returns its id.
-    func start(_ transaction: LoginTransaction, stage: LoginTransaction.Stage) async throws -> String {
+    /// Stores `transaction` for `lifetime` seconds and returns its id.
+    func start(
+        _ transaction: LoginTransaction, stage: LoginTransaction.Stage, lifetime: Double = LoginTransaction.lifetime
+    ) async throws -> String {
         let id = RandomToken.make()
         let payload = String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self)
         try await store.putArtefact(
             kind: stage.rawValue, hash: SecretHash.sha256Hex(id), payload: payload,
-            expiresAt: clock.now().addingTimeInterval(LoginTransaction.lifetime))
+            expiresAt: clock.now().addingTimeInterval(lifetime))
         return id
     }
 

@@ -19,7 +19,7 @@ struct PushDelivery: DeliveryHandler {
 
     func deliver(_ job: DeliveryJob) async throws {
         let push = try DevicePush(of: job)
-        guard let request = try await store.backchannelRequest(id: push.requestID), request.status == .pending,
+        guard let request = try await DeviceRequest.find(id: push.requestID, in: store), request.isPending,
             !request.isExpired(at: clock.now()),
             let transaction = try await store.deviceTransaction(id: push.transactionID)
         else { return }
@@ -53,7 +53,7 @@ struct PushDelivery: DeliveryHandler {
         try await store.updateDeviceEnrollment(enrollment)
     }
 
-    private func log(_ type: LogEventType, _ push: DevicePush, _ request: BackchannelRequest, _ description: String) {
+    private func log(_ type: LogEventType, _ push: DevicePush, _ request: DeviceRequest, _ description: String) {
         eventLog.record(
             LogEvent(
                 date: clock.now(), type: type, description: description, clientID: request.clientID,

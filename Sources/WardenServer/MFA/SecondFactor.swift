@@ -1,0 +1,230 @@
+import Foundation
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// The second factor of the hosted login (SPEC §12): after the first factor — a password, an SSO session or a
+/// session transfer token — and the post-login rules, decides with ``MFARequirement`` whether MFA is asked and
+/// sends the person to the page for it; once it is done (``SecondFactorPages``), or when none is asked, finishes the
+/// login: the session remembers its methods, the login is recorded, and the flow answers the application.
+///
+/// The session exists before the second factor (it carries `pwd` only): every path through it — `/authorize`
+/// with the SSO session included — asks this gate again, so nothing it grants skips a second factor the policy
+/// asks for.
+struct SecondFactor: Sendable {
+    /// MFA pages' transactions live 15 minutes: long enough to find the phone, short for a stolen `state`.
+    static let transactionLifetime: Double = 900
+
+    let store: any WardenStore
+    let flow: AuthorizationFlow
+    let tickets: EnrollmentTickets
+    let ipIntelligence: IPIntelligence
+    /// `--trusted-proxies`: whose `X-Forwarded-For` names the browser.
+    let trustedProxies: [CIDR]
+    let eventLog: EventLog
+    let clock: any WardenClock
+
+    /// The gate over `store`'s MFA settings, enrolments and recent logins; `flow` answers the application.
+    init(
+        store: any WardenStore, flow: AuthorizationFlow, tickets: EnrollmentTickets, ipIntelligence: IPIntelligence,
+        trustedProxies: [CIDR], eventLog: EventLog, clock: any WardenClock
+    ) {
+        self.store = store
+        self.flow = flow
+        self.tickets = tickets
+        self.ipIntelligence = ipIntelligence
+        self.trustedProxies = trustedProxies
+        self.eventLog = eventLog
+        self.clock = clock
+    }
+
+    /// A login that passed its first factor and the post-login rules and holds a session.
+    struct Login: Sendable {
+        var user: User
+        var client: Client
+        /// The request to answer; `nil` for a login that returns to ``returnPath`` (the CIBA approval page).
+        var authorization: AuthorizationRequest?
+        var returnPath: String?
+        var session: Session
+        var firstFactor: MFARequirement.FirstFactor
+        /// The post-login rules asked for a second factor.
+        var ruleRequiresMFA: Bool
+        /// The login is logged `s` when it ends (not one answered by an existing SSO session).
+        var recordsLogin: Bool
+    }
+
+    /// What happens after the first factor of `login`: the application's answer (no MFA asked), an error
+    /// redirect `interaction_required` (`prompt=none`), or the redirect to the MFA page — each response carrying
+    /// whatever cookies `cookies` holds (the new session's).
+    func proceed(_ login: Login, cookies: [Cookie] = [], request: Request, context: WardenRequestContext)
+        async throws -> Response
+    {
+        let address = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
+        let network = address.flatMap { LoginNetwork(ip: $0, info: ipIntelligence.lookup($0)) }
+        let requirement = MFARequirement(
+            policies: try await store.mfaPolicies(), enabledFactors: try await store.enabledMFAFactors(),
+            acrValues: login.authorization?.acrValues ?? [], ruleRequiresMFA: login.ruleRequiresMFA,
+            firstFactor: login.firstFactor, promptNone: login.authorization?.prompt.contains(.none) ?? false,
+            network: network, deviceHash: DeviceCookie.hash(in: request),
+            recentLogins: try await store.recentLogins(userID: login.user.userID))
+        var response: Response
+        switch requirement.decision {
+        case .notRequired:
+            response = try await finish(login, network: network, didMFA: false, request: request, context: context)
+        case .interactionRequired(let reasons):
+            log(.mfaRequired, login, request, context, "MFA required: " + Self.describe(reasons))
+            guard let authorization = login.authorization else { throw ErrorPage.expiredTransaction }
+            response = authorization.responseTarget.response(
+                OAuthError("interaction_required", "Multi-factor authentication is required"))
+        case .required(let reasons):
+            log(.mfaRequired, login, request, context, "MFA required: " + Self.describe(reasons))
+            response = try await start(login, factors: requirement.enabledFactors, request: request, context: context)
+        }
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// Parks the login in an MFA transaction and redirects to its page: enrolment for a user with nothing
+    /// enrolled, the push page for one with a push device, else the code page.
+    private func start(
+        _ login: Login, factors: Set<MFAFactor>, request: Request, context: WardenRequestContext
+    ) async throws -> Response {
+        var transaction = LoginTransaction(
+            login.authorization, returnPath: login.returnPath, clientID: login.client.clientID)
+        transaction.sessionID = login.session.id
+        transaction.userID = login.user.userID
+        transaction.recordsLogin = login.recordsLogin
+        let page: String
+        switch try await MFAEnrollments.read(userID: login.user.userID, factors: factors, store: store) {
+        case let enrolled where enrolled.canUsePush:
+            page = "push"
+        case let enrolled where enrolled.canUseCode:
+            page = "otp"
+        default:
+            let ticket = EnrollmentTicket(user: login.user)
+            let ticketID = try await tickets.issue(ticket, lifetime: Self.transactionLifetime)
+            transaction.enrollment = .init(
+                ticketID: ticketID, enrollmentID: ticket.enrollmentID, totpSecret: ticket.totpSecret)
+            page = "enroll"
+            log(.mfaEnrollmentStarted, login, request, context, "Enrolment started at sign-in")
+        }
+        if page != "enroll" {
+            log(.mfaChallengeStarted, login, request, context, "Second factor asked at sign-in")
+        }
+        let state = try await flow.transactions.start(
+            transaction, stage: .mfa, lifetime: Self.transactionLifetime)
+        return SecondFactorPages.redirect(to: flow.basePath + "u/mfa/" + page, state: state)
+    }
+
+    /// Ends a login whose factors are done: records the second factor in the session, logs `s` (when the login
+    /// asks for it) and the recent login the `confidence-score` policy compares with, gives the browser its
+    /// `warden_device` cookie, and answers the application (or returns to the page that asked for the login).
+    func finish(
+        _ login: Login, network: LoginNetwork?, didMFA: Bool, request: Request, context: WardenRequestContext
+    ) async throws -> Response {
+        var session = login.session
+        if didMFA { session = try await flow.sessions.recordSecondFactor(in: session) }
+        let (deviceHash, deviceCookie) = DeviceCookie.current(in: request, secure: flow.sessions.secureCookies)
+        let now = clock.now()
+        try await store.recordSuccessfulLogin(
+            RecentLogin(
+                userID: login.user.userID, network: network, deviceHash: deviceHash,
+                didMFA: didMFA || session.amr.contains(.multiFactor), at: now),
+            keep: RecentLogin.kept)
+        var user = login.user
+        if login.recordsLogin { user = try await record(login, request: request, context: context) }
+        var response: Response
+        if let authorization = login.authorization {
+            response = try await flow.complete(authorization, client: login.client, session: session, user: user)
+        } else {
+            response = Response(
+                status: .seeOther,
+                headers: [.location: login.returnPath ?? flow.basePath, .cacheControl: "no-store"])
+        }
+        if let deviceCookie { response.setCookie(deviceCookie) }
+        return response
+    }
+
+    /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).
+    private func record(_ login: Login, request: Request, context: WardenRequestContext) async throws -> User {
+        guard var record = try await store.user(id: login.user.userID) else { return login.user }
+        let now = clock.now()
+        record.user.lastLogin = now
+        record.user.loginsCount += 1
+        try await store.updateUser(record)
+        let details: [String: JSONValue] = ["connection": .string(User.connection)]
+        eventLog.record(
+            LogEvent(
+                date: now, type: .loginSuccess, description: "Successful login", clientID: login.client.clientID,
+                clientName: login.client.name,
+                ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+                userAgent: request.headers[.userAgent], userID: login.user.userID, userName: login.user.email,
+                audience: login.authorization?.audience,
+                scope: login.authorization?.scope.joined(separator: " "), details: details))
+        return record.user
+    }
+
+    /// Logs an MFA event of `login`.
+    func log(
+        _ type: LogEventType, _ login: Login, _ request: Request, _ context: WardenRequestContext,
+        _ description: String
+    ) {
+        eventLog.record(
+            LogEvent(
+                date: clock.now(), type: type, description: description, clientID: login.client.clientID,
+                clientName: login.client.name,
+                ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+                userAgent: request.headers[.userAgent], userID: login.user.userID, userName: login.user.email))
+    }
+
+    private static func describe(_ reasons: Set<MFARequirement.Reason>) -> String {
+        reasons.map(\.rawValue).sorted().joined(separator: ", ")
+    }
+}
+
+/// What a user can prove a second factor with, among the tenant's enabled factors (SPEC §12).
+struct MFAEnrollments: Sendable {
+    /// Push devices that can receive a sign-in push.
+    var pushDevices: [DeviceEnrollment]
+    /// Enrolments holding a TOTP secret (every device and OTP-only authenticator), when `otp` is enabled.
+    var codeEnrollments: Int
+    /// The user has a recovery code and the `recovery-code` factor is enabled.
+    var hasRecoveryCode: Bool
+
+    var canUsePush: Bool { !pushDevices.isEmpty }
+    var canUseCode: Bool { codeEnrollments > 0 }
+
+    static func read(userID: String, factors: Set<MFAFactor>, store: any WardenStore) async throws -> MFAEnrollments {
+        let devices = try await store.deviceEnrollments(userID: userID)
+        let authenticators = try await store.otpAuthenticators(userID: userID)
+        return MFAEnrollments(
+            pushDevices: factors.contains(.pushNotification)
+                ? devices.filter { $0.isPushEnrolled && !$0.pushDisabled } : [],
+            codeEnrollments: factors.contains(.otp) ? devices.count + authenticators.count : 0,
+            hasRecoveryCode: factors.contains(.recoveryCode)
+                ? try await store.recoveryCodeHash(userID: userID) != nil : false)
+    }
+}
+
+/// The long-lived `warden_device` cookie (SPEC §12): a random value naming this browser, stored only as its SHA-256
+/// in the user's recent logins, so the `confidence-score` policy knows a browser in which the user did MFA.
+enum DeviceCookie {
+    static let name = "warden_device"
+    /// 400 days, the longest lifetime browsers keep (RFC 6265bis §5.5).
+    static let maxAge = 400 * 86_400
+
+    /// SHA-256 (hex) of the cookie the request carries, if any.
+    static func hash(in request: Request) -> String? {
+        guard let value = request.cookies[name]?.value, value.count >= 32, value.count <= 64 else { return nil }
+        return SecretHash.sha256Hex(value)
+    }
+
+    /// The hash of the browser's cookie, and the cookie to set when it has none yet.
+    static func current(in request: Request, secure: Bool) -> (hash: String, cookie: Cookie?) {
+        if let hash = hash(in: request) { return (hash, nil) }
+        let value = RandomToken.make()
+        let cookie = Cookie(
+            name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        return (SecretHash.sha256Hex(value), cookie)
+    }
+}
