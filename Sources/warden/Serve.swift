@@ -23,6 +23,12 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: ServerOptions
     @Flag(help: "Seed the demo tenant (idempotent) and print a quick start.") var demo = false
+    @Flag(
+        help: """
+            With --demo: turn on MFA at sign-in (SPEC §12) — the push, one-time code and recovery code factors, \
+            and the all-applications policy. Without it the demo's MFA settings are left as they are.
+            """)
+    var demoMFA = false
 
     func run() async throws {
         let settings = Settings()
@@ -40,8 +46,10 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             let outcome = try await Bootstrap(runtime: runtime).run()
+            guard demo || !demoMFA else { throw ValidationError("--demo-mfa needs --demo") }
             if demo {
                 let seeded = try await DemoTenant(runtime: runtime).seed()
+                if demoMFA { try await DemoTenant(runtime: runtime).turnOnMFA() }
                 Terminal.printQuickStart(
                     seeded, issuer: runtime.issuer, executable: .current, registration: configuration.registration)
             }

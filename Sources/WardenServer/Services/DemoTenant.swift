@@ -119,6 +119,13 @@ public struct DemoTenant: Sendable {
 
     /// The bank API's shape (scopes `read:balance` and `transfer:funds`, the `money_transfer` detail type) under
     /// `identifier`, unless an API has that identifier already.
+    /// `--demo-mfa`: every factor on and the `all-applications` policy (SPEC §12), so the next sign-in asks alice
+    /// to enrol (a QR code for an authenticator app or `warden authenticator enroll`).
+    public func turnOnMFA() async throws {
+        for factor in MFAFactor.all { try await runtime.store.setMFAFactor(factor, enabled: true) }
+        try await runtime.store.setMFAPolicies([.allApplications])
+    }
+
     private func insertBankAPI(identifier: String, name: String) async throws {
         guard try await runtime.store.resourceServer(idOrIdentifier: identifier) == nil else { return }
         var api = ResourceServer(

@@ -65,6 +65,35 @@ struct DevicePushTests {
         #expect(webhook["mfa"] == apns["mfa"])
     }
 
+    /// SPEC §12: a sign-in push has no `txlnkid`, carries `s` and `l` (JSON-encoded for FCM) and the alert
+    /// "{issuer label}: sign in" / "Sign in to {client name}".
+    @Test func aSignInPushHasNoConsentAndNamesTheBrowser() throws {
+        let created = Date(timeIntervalSince1970: 1_795_000_000.5)
+        let challenge = LoginChallenge(
+            id: LoginChallenge.ID(authRequestID: "login"), transactionHash: "h", userID: "auth0|u", clientID: "client",
+            source: ["b": ["n": "Chrome", "v": "131"], "os": ["n": "Linux"]], location: ["n": "Germany"],
+            createdAt: created, expiresAt: created.addingTimeInterval(300))
+        let enrollment = DeviceEnrollment(
+            id: "dev_1", userID: "auth0|u", identifier: "phone", name: "Phone",
+            pushCredentials: .init(service: "FCM", token: "fcm-token"), publicKeyModulus: "n",
+            publicKeyExponent: "AQAB", tokenHash: "h", totpSecret: "S", createdAt: created)
+        let transaction = DeviceTransaction(
+            id: "dtx_1", requestID: challenge.id, enrollmentID: "dev_1", challenge: "chal", createdAt: created,
+            expiresAt: challenge.expiresAt)
+        let push = DevicePush(
+            transaction: transaction, challenge: challenge, enrollment: enrollment, clientName: "Bank\u{202E}",
+            issuer: URL(string: "https://id.example.com/")!)
+        let fields = Dictionary(uniqueKeysWithValues: push.fields(transactionToken: "T"))
+        #expect(fields["txlnkid"] == nil)
+        #expect(fields["s"] == challenge.source && fields["l"] == challenge.location)
+        #expect(push.alert == ["title": "Warden: sign in", "body": "Sign in to Bank"])
+        let fcm = push.fcmData(transactionToken: "T")
+        #expect(fcm["l"] == #"{"n":"Germany"}"#)
+        #expect(fcm["s"] == #"{"b":{"n":"Chrome","v":"131"},"os":{"n":"Linux"}}"#)
+        let decoded = try JSONDecoder().decode(DevicePush.self, from: Data(push.json.utf8))
+        #expect(decoded == push)
+    }
+
     @Test func aTransactionTokenVerifiesOnlyAsMinted() async throws {
         let warden = try await TestWarden.make()
         let tokens = warden.runtime.deviceTransactions.tokens
