@@ -28,8 +28,9 @@ struct ConsoleMFAPage: Page {
     static let source = """
         {{<layout}}{{$content}}{{#page}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
-        <p class="hint">Sign-in does not ask for a second factor yet: the hosted login's MFA step is being built.
-        These settings are stored now and are the Management API's (guardian factors and policies).</p>
+        <p class="hint">The hosted login asks for a second factor as set here: always, or only for a browser the user
+        never did MFA in on a network new for them. A user with nothing enrolled is shown a QR code to enrol at
+        sign-in. The same settings as the Management API's guardian factors and policies.</p>
         <form class="card settings" method="post" action="{{chrome.base}}mfa">
         <input type="hidden" name="csrf" value="{{chrome.csrf}}">
         <fieldset><legend>Factors</legend>

@@ -61,12 +61,15 @@ struct SecondFactor: Sendable {
     {
         let address = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         let network = address.flatMap { LoginNetwork(ip: $0, info: ipIntelligence.lookup($0)) }
+        let policies = try await store.mfaPolicies()
+        // Only `confidence-score` compares with the recent logins: one query fewer on every other login.
+        let recentLogins =
+            policies.contains(.confidenceScore) ? try await store.recentLogins(userID: login.user.userID) : []
         let requirement = MFARequirement(
-            policies: try await store.mfaPolicies(), enabledFactors: try await store.enabledMFAFactors(),
+            policies: policies, enabledFactors: try await store.enabledMFAFactors(),
             acrValues: login.authorization?.acrValues ?? [], ruleRequiresMFA: login.ruleRequiresMFA,
             firstFactor: login.firstFactor, promptNone: login.authorization?.prompt.contains(.none) ?? false,
-            network: network, deviceHash: DeviceCookie.hash(in: request),
-            recentLogins: try await store.recentLogins(userID: login.user.userID))
+            network: network, deviceHash: DeviceCookie.hash(in: request), recentLogins: recentLogins)
         var response: Response
         switch requirement.decision {
         case .notRequired:
@@ -124,13 +127,18 @@ struct SecondFactor: Sendable {
     ) async throws -> Response {
         var session = login.session
         if didMFA { session = try await flow.sessions.recordSecondFactor(in: session) }
-        let (deviceHash, deviceCookie) = DeviceCookie.current(in: request, secure: flow.sessions.secureCookies)
-        let now = clock.now()
-        try await store.recordSuccessfulLogin(
-            RecentLogin(
-                userID: login.user.userID, network: network, deviceHash: deviceHash,
-                didMFA: didMFA || session.amr.contains(.multiFactor), at: now),
-            keep: RecentLogin.kept)
+        // A login with a first factor or a second one is what `confidence-score` remembers; an SSO session
+        // answering again adds nothing new (and no write to every silent authorization).
+        var deviceCookie: Cookie?
+        if login.recordsLogin || didMFA {
+            let (deviceHash, cookie) = DeviceCookie.current(in: request, secure: flow.sessions.secureCookies)
+            deviceCookie = cookie
+            try await store.recordSuccessfulLogin(
+                RecentLogin(
+                    userID: login.user.userID, network: network, deviceHash: deviceHash,
+                    didMFA: session.amr.contains(.multiFactor), at: clock.now()),
+                keep: RecentLogin.kept)
+        }
         var user = login.user
         if login.recordsLogin { user = try await record(login, request: request, context: context) }
         var response: Response
