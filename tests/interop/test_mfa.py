@@ -291,6 +291,22 @@ def test_a_require_mfa_rule_asks_for_mfa(node, app):
         node.mgmt("DELETE", f"post-login-rules/{rule['id']}")
 
 
+def test_a_turned_off_factor_is_refused_on_its_page(node, app):
+    device = enrolled(node, app["user"])
+    totp = pyotp.TOTP(device.enrollment.totp["secret"])
+    code = json_of(expect_status(node.mgmt("POST", f"users/{app['user'].user_id}/recovery-code-regeneration"), 200))[
+        "recovery_code"]
+    with mfa_settings(node, policy=["all-applications"], factors=("push-notification",)):
+        browser = Browser(node)
+        push = sign_in(browser, app)
+        assert "Enter a code instead" not in push.page.text and "Use a recovery code" not in push.page.text
+        otp = browser.get(push, "otp")
+        refused = browser.submit(otp, "code", totp.now())
+        assert refused.response.status_code == 403 and "turned off" in refused.page.text
+        recovery = browser.submit(browser.get(push, "recovery"), "code", code)
+        assert recovery.response.status_code == 403 and "turned off" in recovery.page.text
+
+
 def test_no_enabled_factor_asks_nothing(node, app):
     enrolled(node, app["user"])
     with mfa_settings(node, policy=["all-applications"], factors=("recovery-code",)):

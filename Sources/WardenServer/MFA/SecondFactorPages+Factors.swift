@@ -174,6 +174,10 @@ extension SecondFactorPages {
     /// `POST /u/mfa/otp` with `code`: RFC 6238, ±1 step; a used code is refused; 10 wrong codes in 15 minutes lock
     /// OTP for the user for 15 minutes (`gd_otp_rate_limit_exceed`), whatever the code.
     func checkCode(_ pending: Pending) async throws -> Response {
+        guard try await store.enabledMFAFactors().contains(.otp) else {
+            return try await codePage(
+                pending, kind: .otp, message: "One-time codes are turned off.", status: .forbidden)
+        }
         let userID = pending.login.user.userID
         let result = try await codes.verify(Self.digits(pending.form?["code"]), userID: userID)
         let (type, description, message): (LogEventType, String, String)
