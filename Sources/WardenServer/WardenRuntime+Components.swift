@@ -60,7 +60,7 @@ extension WardenRuntime {
             activity: store, logs: store, keys: keys, signingKeys: store, eventLog: eventLog,
             pendingRequests: store, requestsByConsent: store, backchannel: backchannelService,
             mfaSettings: store, tenant: cache,
-            store: store, clock: clock, issuer: issuer,
+            store: store, runtime: self, clock: clock, issuer: issuer,
             trustedProxies: trustedProxies)
     }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 from html import unescape
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 import requests
@@ -156,7 +156,8 @@ def test_sign_out_needs_the_csrf_token_and_ends_the_sso_session_too(warden: Ward
     assert 'name="password"' in r.text, describe(r)
 
 
-@pytest.mark.parametrize("path", ["admin", "admin/"])
+@pytest.mark.parametrize("path", ["admin", "admin/", "admin/users", "admin/applications", "admin/apis",
+                                  "admin/rules", "admin/users/auth0%7Cnobody", "admin/applications/nobody"])
 def test_the_console_address_without_a_session_leads_to_sign_in(warden: Warden, path: str):
     r = requests.get(warden.url(path), allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert r.status_code == 302, describe(r)
@@ -318,3 +319,249 @@ def test_the_mfa_page_saves_factors_and_policy_as_the_management_api_reads_them(
     assert json_of(expect_status(warden.mgmt("GET", "guardian/policies"), 200)) == []
     factors = json_of(expect_status(warden.mgmt("GET", "guardian/factors"), 200))
     assert not any(f["enabled"] for f in factors), factors
+
+
+# ------------------------------------------------------------------ users, applications, APIs, rules (SPEC §14)
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def submit(browser: requests.Session, warden: Warden, path: str, data: dict) -> requests.Response:
+    return browser.post(warden.url(path), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
+
+
+def field_error(html: str, field_id: str) -> str:
+    """The error shown under the field `field_id` (`f-email`), unescaped; the input points at it."""
+    found = re.search(rf'<p id="{field_id}-error" class="field-error">([^<]*)</p>', html)
+    assert found, f"no error next to {field_id}"
+    assert re.search(rf'id="{field_id}"[^>]*aria-describedby="[^"]*{field_id}-error', html), "error not tied to input"
+    return unescape(found.group(1))
+
+
+def signed_in_admin(warden: Warden) -> tuple[requests.Session, User, str]:
+    admin = create_user(warden)
+    make_admin(warden, admin)
+    browser, _ = sign_in(warden, admin)
+    return browser, admin, csrf_of(page(browser, warden).text)
+
+
+def console_changes(warden: Warden, admin: User, count: int) -> list[tuple[str, str]]:
+    def found() -> list[tuple[str, str]] | None:
+        events = json_of(expect_status(warden.mgmt("GET", "logs", params={
+            "q": f'user_id:"{admin.user_id}" AND client_id:"warden-console"', "per_page": 100}), 200))
+        changes = sorted((e["type"], e["description"]) for e in events if e["type"] in ("sapi", "fapi"))
+        return changes if len(changes) >= count else None
+    return wait_until(found, timeout=5, what=f"{count} console events")
+
+
+@pytest.mark.parametrize("path", ["admin/users", "admin/applications", "admin/apis", "admin/rules"])
+def test_a_new_page_refuses_a_form_without_the_sessions_csrf_token(warden: Warden, path: str):
+    browser, _, _ = signed_in_admin(warden)
+    name = f"forged-{uid()}"
+    data = {"email": f"{name}@interop.test", "password": "Forged-Passw0rd!", "name": name, "identifier":
+            f"https://{name}.test/", "condition": "true", "deny_reason": "no", "action": "deny"}
+    for forged in ({}, {"csrf": "forged"}):
+        r = submit(browser, warden, path, {**data, **forged})
+        assert r.status_code == 403 and "Form expired" in r.text, describe(r)
+    assert name not in page(browser, warden, path).text, "a forged form changed something"
+
+
+def test_the_users_page_searches_pages_creates_blocks_assigns_roles_and_resets_mfa(warden: Warden):
+    browser, admin, csrf = signed_in_admin(warden)
+    tag = uid()
+    people = [create_user(warden, name=f"pager{tag} {i}") for i in range(3)]
+    html = page(browser, warden, f'admin/users?q=name:pager{tag}*&per_page=2').text
+    assert html.count('<td data-label="E-mail">') == 2 and "3 found" in html, html[-2000:]
+    nxt = unescape(re.search(r'<a href="([^"]+)" rel="next">Next', html).group(1))
+    html = page(browser, warden, nxt.lstrip("/")).text
+    assert html.count('<td data-label="E-mail">') == 1 and 'rel="prev">← Previous' in html and 'rel="next"' not in html
+    html = page(browser, warden, f'admin/users?q=email:"{people[1].email}"').text
+    assert people[1].email in html and people[0].email not in html and "1 found" in html
+    # A query the v3 parser refuses: its message next to the box, the text kept.
+    html = page(browser, warden, 'admin/users?q=email:"open').text
+    assert "position" in field_error(html, "q") and 'value="email:&quot;open"' in html, html[-2000:]
+
+    email = f"made-{tag}@interop.test"
+    r = submit(browser, warden, "admin/users", {"csrf": csrf, "email": "not-an-address", "password": "short",
+                                                 "name": "Typed Name", "connection": "Username-Password-Authentication"})
+    assert r.status_code == 400 and field_error(r.text, "f-email") == "Not an e-mail address", describe(r)
+    assert 'value="not-an-address"' in r.text and 'value="Typed Name"' in r.text and 'value="short"' not in r.text
+    r = submit(browser, warden, "admin/users", {"csrf": csrf, "email": email, "password": "short",
+                                                 "connection": "Username-Password-Authentication"})
+    assert r.status_code == 400 and field_error(r.text, "f-password") == "Expected 8 to 72 bytes", describe(r)
+    r = submit(browser, warden, "admin/users", {"csrf": csrf, "email": email, "password": "Made-Passw0rd!",
+                                                 "connection": "another-db"})
+    assert r.status_code == 400 and "Username-Password-Authentication" in field_error(r.text, "f-connection")
+    r = submit(browser, warden, "admin/users", {"csrf": csrf, "email": email, "password": "Made-Passw0rd!",
+                                                 "connection": "Username-Password-Authentication"})
+    assert r.status_code == 303 and "/admin/users/auth0%7C" in r.headers["Location"], describe(r)
+    (made,) = json_of(expect_status(warden.mgmt("GET", "users-by-email", params={"email": email}), 200))
+    r = submit(browser, warden, "admin/users", {"csrf": csrf, "email": email, "password": "Made-Passw0rd!",
+                                                 "connection": "Username-Password-Authentication"})
+    assert r.status_code == 409 and "already exists" in r.text, describe(r)
+
+    user_path = "admin/users/" + made["user_id"].replace("|", "%7C")
+    html = page(browser, warden, user_path).text
+    assert email in html and "No enrolment." in html and ">Block</button>" in html
+    expect_status(submit(browser, warden, f"{user_path}/blocked", {"csrf": csrf, "blocked": "true"}), 303)
+    assert json_of(warden.mgmt("GET", f"users/{made['user_id']}"))["blocked"] is True
+    assert ">Unblock</button>" in page(browser, warden, user_path).text
+    expect_status(submit(browser, warden, f"{user_path}/blocked", {"csrf": csrf, "blocked": "false"}), 303)
+    assert json_of(warden.mgmt("GET", f"users/{made['user_id']}"))["blocked"] is False
+
+    role = json_of(expect_status(warden.mgmt("POST", "roles", json={"name": f"console-{tag}"}), 200, 201))
+    expect_status(submit(browser, warden, f"{user_path}/roles", {"csrf": csrf, "role": role["id"]}), 303)
+    held = json_of(warden.mgmt("GET", f"users/{made['user_id']}/roles"))
+    assert [r["id"] for r in held] == [role["id"]], held
+    r = submit(browser, warden, f"{user_path}/roles", {"csrf": csrf, "role": "rol_nothing"})
+    assert r.status_code == 400, describe(r)
+    expect_status(submit(browser, warden, f"{user_path}/roles/{role['id']}/remove", {"csrf": csrf}), 303)
+    assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/roles")) == []
+
+    r = submit(browser, warden, f"{user_path}/reset-mfa", {"csrf": csrf})
+    assert r.status_code == 303 and r.headers["Location"].endswith("?done=reset"), describe(r)
+    assert "Every authenticator and the recovery code" in page(browser, warden, user_path + "?done=reset").text
+    assert ("sapi", "Delete a user's authenticators") in console_changes(warden, admin, 11)
+    changes = console_changes(warden, admin, 11)
+    assert ("fapi", "Create a User") in changes and ("sapi", "Create a User") in changes, changes
+    assert ("fapi", "Assign roles to a user") in changes and ("sapi", "Remove roles from a user") in changes
+
+
+def test_the_applications_page_creates_edits_grants_and_shows_a_rotated_secret_once(warden: Warden):
+    browser, admin, csrf = signed_in_admin(warden)
+    tag = uid()
+    api = warden.create_api(identifier=f"https://console-{tag}.test/", name=f"API {tag}",
+                            scopes=[{"value": "read:things"}, {"value": "write:things"}])
+    r = submit(browser, warden, "admin/applications", {"csrf": csrf, "name": "  ", "app_type": "regular_web"})
+    assert r.status_code == 400 and "Missing required property" in field_error(r.text, "f-name"), describe(r)
+    assert '<option value="regular_web" selected>' in r.text
+    r = submit(browser, warden, "admin/applications", {"csrf": csrf, "name": f"App {tag}",
+                                                        "app_type": "non_interactive"})
+    assert r.status_code == 200, describe(r)
+    secret = unescape(re.search(r'<code id="client-secret">([^<]+)</code>', r.text).group(1))
+    client_id = re.search(r'<code id="client-id">([^<]+)</code>', r.text).group(1)
+    client = json_of(expect_status(warden.mgmt("GET", f"clients/{client_id}"), 200))
+    assert client["name"] == f"App {tag}" and client["app_type"] == "non_interactive", client
+    app_path = f"admin/applications/{client_id}"
+    assert secret not in page(browser, warden, app_path).text, "the secret is shown again"
+
+    form = {"csrf": csrf, "name": f"App {tag}", "app_type": "regular_web", "is_first_party": "on",
+            "grant_types:client_credentials": "on", "grant_types:authorization_code": "on",
+            "token_endpoint_auth_method": "client_secret_post",
+            "callbacks": "https://app.test/cb\nhttps://app.test/other", "allowed_logout_urls": "https://app.test/",
+            "jwt_configuration.alg": "RS256", "jwt_configuration.lifetime_in_seconds": "600",
+            "refresh_token.rotation_type": "rotating", "backchannel_token_delivery_mode": "ping",
+            "backchannel_client_notification_endpoint": "", "session_transfer.can_create_session_transfer_token": "on",
+            "session_transfer.enforce_device_binding": "asn"}
+    r = submit(browser, warden, app_path, form)
+    assert r.status_code == 400, describe(r)
+    assert "ping" in field_error(r.text, "f-backchannel_client_notification_endpoint"), r.text[-3000:]
+    assert "https://app.test/cb\nhttps://app.test/other</textarea>" in r.text, "the typed callbacks are lost"
+    r = submit(browser, warden, app_path, {**form, "callbacks": "not a url"})
+    assert r.status_code == 400 and "absolute URL" in field_error(r.text, "f-callbacks"), describe(r)
+    form["backchannel_client_notification_endpoint"] = "https://app.test/ciba"
+    r = submit(browser, warden, app_path, form)
+    assert r.status_code == 303 and r.headers["Location"].endswith("?done=saved"), describe(r)
+    client = json_of(expect_status(warden.mgmt("GET", f"clients/{client_id}"), 200))
+    assert client["callbacks"] == ["https://app.test/cb", "https://app.test/other"], client
+    assert client["grant_types"] == ["client_credentials", "authorization_code"], client
+    assert client["backchannel_token_delivery_mode"] == "ping", client
+    assert client["jwt_configuration"]["lifetime_in_seconds"] == 600, client
+    assert client["session_transfer"]["can_create_session_transfer_token"] is True, client
+    assert client["session_transfer"]["enforce_device_binding"] == "asn", client
+    html = page(browser, warden, app_path).text
+    assert '<option value="ping" selected>' in html and 'value="https://app.test/ciba"' in html
+
+    r = submit(browser, warden, f"{app_path}/grants", {"csrf": csrf, "audience": api["identifier"],
+                                                        "scope": "read:things delete:things"})
+    assert r.status_code == 400 and "delete:things" in field_error(r.text, "f-scope"), describe(r)
+    r = submit(browser, warden, f"{app_path}/grants", {"csrf": csrf, "audience": api["identifier"],
+                                                        "scope": "read:things"})
+    assert r.status_code == 303, describe(r)
+    grants = json_of(warden.mgmt("GET", "client-grants", params={"client_id": client_id}))
+    assert [(g["audience"], g["scope"]) for g in grants] == [(api["identifier"], ["read:things"])], grants
+    expect_status(warden.client_credentials(client_id, secret, api["identifier"]), 200)
+
+    r = submit(browser, warden, f"{app_path}/rotate-secret", {"csrf": csrf})
+    assert r.status_code == 200 and "shown this once" in r.text, describe(r)
+    rotated = unescape(re.search(r'<code id="client-secret">([^<]+)</code>', r.text).group(1))
+    assert rotated != secret
+    expect_status(warden.client_credentials(client_id, secret, api["identifier"]), 401)
+    expect_status(warden.client_credentials(client_id, rotated, api["identifier"]), 200)
+
+    (grant,) = grants
+    expect_status(submit(browser, warden, f"{app_path}/grants/{grant['id']}/delete", {"csrf": csrf}), 303)
+    assert json_of(warden.mgmt("GET", "client-grants", params={"client_id": client_id})) == []
+    html = page(browser, warden, "admin/applications?per_page=1&page=0").text
+    assert html.count('<td data-label="Name">') == 1 and 'rel="next">Next' in html
+    changes = console_changes(warden, admin, 9)
+    assert ("sapi", "Rotate a client secret") in changes and ("fapi", "Update a client") in changes, changes
+
+
+def test_the_apis_page_creates_and_edits_scopes_rar_types_signing_and_rbac(warden: Warden):
+    browser, _, csrf = signed_in_admin(warden)
+    identifier = f"https://console-api-{uid()}.test/"
+    r = submit(browser, warden, "admin/apis", {"csrf": csrf, "identifier": identifier, "name": "Console API"})
+    assert r.status_code == 303 and "/admin/apis/" in r.headers["Location"], describe(r)
+    api_path = urlsplit(r.headers["Location"]).path.lstrip("/")
+    r = submit(browser, warden, "admin/apis", {"csrf": csrf, "identifier": identifier, "name": "Again"})
+    assert r.status_code == 409 and "already exists" in r.text and f'value="{identifier}"' in r.text, describe(r)
+
+    form = {"csrf": csrf, "name": "Console API", "scopes": "read:items Read the items\nwrite:items",
+            "authorization_details": "payment_initiation\naccount_information", "signing_alg": "PS256",
+            "token_lifetime": "0", "enforce_policies": "on", "allow_offline_access": "on"}
+    r = submit(browser, warden, api_path, form)
+    assert r.status_code == 400 and "between 1 and" in field_error(r.text, "f-token_lifetime"), describe(r)
+    assert 'value="0"' in r.text and "read:items Read the items" in r.text
+    r = submit(browser, warden, api_path, {**form, "token_lifetime": "600"})
+    assert r.status_code == 303, describe(r)
+    api = json_of(expect_status(warden.mgmt("GET", "resource-servers/" + quote(identifier, safe="")), 200))
+    assert api["scopes"] == [{"value": "read:items", "description": "Read the items"}, {"value": "write:items"}], api
+    assert [d["type"] for d in api["authorization_details"]] == ["payment_initiation", "account_information"], api
+    assert api["signing_alg"] == "PS256" and api["token_lifetime"] == 600, api
+    assert api["enforce_policies"] is True and api["allow_offline_access"] is True, api
+    html = page(browser, warden, api_path).text
+    assert '<option value="PS256" selected>' in html and 'name="enforce_policies" type="checkbox" value="on" checked' in html
+    system = warden.system_api()
+    assert system["identifier"] in page(browser, warden, "admin/apis").text
+    r = page(browser, warden, "admin/apis/" + system["id"], status=403)
+    assert "cannot be changed" in r.text
+
+
+def test_the_rules_page_shows_a_syntax_error_at_its_position_and_keeps_the_text(warden: Warden):
+    browser, admin, csrf = signed_in_admin(warden)
+    name = f"console-rule-{uid()}"
+    broken = 'event.user.email = "x@interop.test"'
+    api = warden.mgmt("POST", "post-login-rules", json={"name": name, "condition": broken, "deny_reason": "no"})
+    api_message = json_of(expect_status(api, 400))["message"]
+    rule = {"csrf": csrf, "name": name, "condition": broken, "action": "deny", "deny_reason": "Not today",
+            "enabled": "on"}
+    r = submit(browser, warden, "admin/rules", rule)
+    assert r.status_code == 400, describe(r)
+    error = field_error(r.text, "f-condition")
+    assert error == "expected '==' at position 18" and error in api_message, (error, api_message)
+    typed = re.search(r'<textarea id="f-condition"[^>]*>\n(.*?)</textarea>', r.text, re.S)
+    assert typed and unescape(typed.group(1)) == broken, "the typed condition is lost"
+    assert 'value="Not today"' in r.text
+    r = submit(browser, warden, "admin/rules", {**rule, "condition": broken.replace(" = ", " == ")})
+    assert r.status_code == 303, describe(r)
+    (made,) = [x for x in json_of(warden.mgmt("GET", "post-login-rules")) if x["name"] == name]
+    assert made["enabled"] is True and made["deny_reason"] == "Not today", made
+    r = submit(browser, warden, "admin/rules", {**rule, "name": name + "-mfa", "action": "require_mfa",
+                                                 "deny_reason": "", "condition": "true", "enabled": ""})
+    assert r.status_code == 303, describe(r)
+
+    rule_path = f"admin/rules/{made['id']}"
+    expect_status(submit(browser, warden, f"{rule_path}/enabled", {"csrf": csrf, "enabled": "false"}), 303)
+    assert json_of(warden.mgmt("GET", f"post-login-rules/{made['id']}"))["enabled"] is False
+    assert 'aria-label="Enable ' + name + '"' in page(browser, warden, "admin/rules").text
+    r = submit(browser, warden, rule_path, {**rule, "condition": "(true", "order": "5"})
+    assert r.status_code == 400 and "position 6" in field_error(r.text, "f-condition"), describe(r)
+    r = submit(browser, warden, rule_path, {**rule, "condition": "false", "order": "5"})
+    assert r.status_code == 303, describe(r)
+    saved = json_of(warden.mgmt("GET", f"post-login-rules/{made['id']}"))
+    assert saved["condition"] == "false" and saved["order"] == 5 and saved["enabled"] is True, saved
+    expect_status(submit(browser, warden, f"{rule_path}/delete", {"csrf": csrf}), 303)
+    expect_status(warden.mgmt("GET", f"post-login-rules/{made['id']}"), 404)
+    changes = console_changes(warden, admin, 7)
+    assert ("fapi", "Create a post-login rule") in changes and ("sapi", "Delete a post-login rule") in changes

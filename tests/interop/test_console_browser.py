@@ -1,6 +1,8 @@
 """The admin console in Debian's chromium (SPEC §14; the setup of test_browser_login.py): an admin signs in through
 the hosted login form, walks every console page at 1280×800 and at a phone's 390×844, and uses them by keyboard and
-form — filter the logs, rotate the keys, cancel a pending CIBA request. On every page: nothing wider than the
+form — create an API and an application, grant it the API, rotate its secret (which then works at /oauth/token),
+find a user by query and block and unblock them, add a post-login rule with a syntax error (shown at its position)
+and fix it, filter the logs, rotate the keys, cancel a pending CIBA request. On every page: nothing wider than the
 screen, every form control labelled (a <label for>, aria-label or aria-labelledby), text contrast at least 4.5:1
 (WCAG 2.1 §1.4.3, computed from the rendered colours), every chart an image with a text alternative.
 
@@ -15,6 +17,7 @@ import pathlib
 
 from cibalib import ciba_app, start_request
 from pkcelib import create_user
+from wardenlib import uid
 from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the chromium fixture)
 from test_console import make_admin
 from wardenlib import Warden
@@ -22,8 +25,9 @@ from wardenlib import Warden
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
 DESKTOP = (1280, 800)
-PAGES = [("overview", "admin/"), ("mfa", "admin/mfa"), ("ciba", "admin/ciba"), ("logs", "admin/logs"),
-         ("keys", "admin/keys")]
+PAGES = [("overview", "admin/"), ("users", "admin/users"), ("applications", "admin/applications"),
+         ("apis", "admin/apis"), ("rules", "admin/rules"), ("mfa", "admin/mfa"), ("ciba", "admin/ciba"),
+         ("logs", "admin/logs"), ("keys", "admin/keys")]
 
 # Every text node's colour against the first opaque background behind it: WCAG 2.1 relative luminance.
 CONTRAST_JS = """
@@ -72,6 +76,88 @@ def check_page(driver, name: str, size: tuple[int, int], tmp_path) -> None:
     assert driver.save_screenshot(str(target)) and target.stat().st_size > 5000, target
 
 
+def manage_by_browser(driver, warden: Warden, wait) -> list[tuple[str, str]]:
+    """The changes of SPEC §14 by form, as an operator makes them; the detail pages it leaves, to walk."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select
+
+    def notice(text: str) -> None:
+        wait.until(ec.text_to_be_present_in_element((By.CLASS_NAME, "notice"), text))
+
+    def press(label: str) -> None:
+        driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+
+    # An API with a scope.
+    tag = uid()
+    identifier = f"https://reports-{tag}.test/"
+    driver.get(warden.url("admin/apis"))
+    driver.find_element(By.ID, "f-identifier").send_keys(identifier)
+    driver.find_element(By.ID, "f-name").send_keys("Reports API")
+    press("Create the API")
+    notice("The API was created")
+    driver.find_element(By.ID, "f-scopes").send_keys("read:reports Read the reports")
+    Select(driver.find_element(By.ID, "f-signing_alg")).select_by_value("RS256")
+    press("Save")
+    notice("The API was saved")
+    api_page = driver.current_url.split("?")[0]
+
+    # An application allowed client_credentials, granted the API, its secret rotated.
+    driver.get(warden.url("admin/applications"))
+    driver.find_element(By.ID, "f-name").send_keys("Reports robot")
+    Select(driver.find_element(By.ID, "f-app_type")).select_by_value("non_interactive")
+    press("Create the application")
+    first = wait.until(ec.visibility_of_element_located((By.ID, "client-secret"))).text
+    client_id = driver.find_element(By.ID, "client-id").text
+    driver.find_element(By.XPATH, "//label[normalize-space()='client_credentials']").click()
+    press("Save")
+    notice("The application was saved")
+    Select(driver.find_element(By.ID, "f-audience")).select_by_value(identifier)
+    driver.find_element(By.ID, "f-scope").send_keys("read:reports")
+    press("Grant")
+    notice("The client grants were saved")
+    press("Rotate secret")
+    secret = wait.until(ec.visibility_of_element_located((By.ID, "client-secret"))).text
+    assert secret and secret != first
+    token = warden.client_credentials(client_id, secret, identifier)
+    assert token.status_code == 200 and token.json()["scope"] == "read:reports", token.text
+    assert warden.client_credentials(client_id, first, identifier).status_code == 401
+    app_page = warden.url(f"admin/applications/{client_id}")
+
+    # A user found by query, blocked and unblocked.
+    target = create_user(warden, name=f"Blocked {tag}")
+    driver.get(warden.url("admin/users"))
+    driver.find_element(By.ID, "q").send_keys(f'email:"{target.email}"' + Keys.ENTER)
+    driver.find_element(By.LINK_TEXT, target.email).click()
+    press("Block")
+    notice("The user was saved")
+    assert warden.mgmt("GET", f"users/{target.user_id}").json()["blocked"] is True
+    press("Unblock")
+    notice("The user was saved")
+    assert warden.mgmt("GET", f"users/{target.user_id}").json()["blocked"] is False
+    user_page = driver.current_url.split("?")[0]
+
+    # A rule with a syntax error: refused at its position, the text kept; then fixed.
+    driver.get(warden.url("admin/rules"))
+    driver.find_element(By.ID, "f-name").send_keys(f"No robots {tag}")
+    condition = driver.find_element(By.ID, "f-condition")
+    condition.send_keys('event.client.name = "robot"')
+    driver.find_element(By.ID, "f-deny_reason").send_keys("Robots may not sign in")
+    press("Add the rule")
+    error = wait.until(ec.visibility_of_element_located((By.ID, "f-condition-error"))).text
+    assert error == "expected '==' at position 19", error
+    condition = driver.find_element(By.ID, "f-condition")
+    assert condition.get_attribute("value") == 'event.client.name = "robot"'
+    assert condition.get_attribute("aria-invalid") == "true"
+    condition.clear()
+    condition.send_keys('event.client.name == "robot"')
+    press("Add the rule")
+    notice("The rule was added")
+    rule_page = driver.find_element(By.LINK_TEXT, f"No robots {tag}").get_attribute("href")
+    return [("api", api_page), ("application", app_page), ("user", user_page), ("rule", rule_page)]
+
+
 def test_an_admin_walks_every_console_page_by_browser(browser, warden: Warden, tmp_path):  # noqa: F811
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -89,10 +175,12 @@ def test_an_admin_walks_every_console_page_by_browser(browser, warden: Warden, t
     browser.find_element(By.NAME, "password").send_keys(admin.password + Keys.ENTER)
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Overview"))
 
+    set_size(browser, DESKTOP)
+    details = manage_by_browser(browser, warden, wait)
     for size in (DESKTOP, PHONE):
         set_size(browser, size)
-        for name, path in PAGES:
-            browser.get(warden.url(path))
+        for name, address in PAGES + details:
+            browser.get(address if address.startswith("http") else warden.url(address))
             wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1")))
             check_page(browser, name, size, tmp_path)
 

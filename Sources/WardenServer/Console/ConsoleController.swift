@@ -31,6 +31,9 @@ struct ConsoleController: Sendable {
     let mfaSettings: any MFASettingsStore
     let tenant: TenantCache
     let store: any WardenStore
+    /// The Management controllers' shared validation and writes, which every console change goes through
+    /// (SPEC §14).
+    let runtime: WardenRuntime
     let clock: any WardenClock
     /// `{issuer}` with its trailing slash.
     let issuer: String
@@ -42,7 +45,7 @@ struct ConsoleController: Sendable {
         signingKeys: any SigningKeyStore, eventLog: EventLog, pendingRequests: any BackchannelListingStore,
         requestsByConsent: any BackchannelRequestStore, backchannel: BackchannelService,
         mfaSettings: any MFASettingsStore, tenant: TenantCache,
-        store: any WardenStore,
+        store: any WardenStore, runtime: WardenRuntime,
         clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
         self.sessions = sessions
@@ -61,6 +64,7 @@ struct ConsoleController: Sendable {
         self.mfaSettings = mfaSettings
         self.tenant = tenant
         self.store = store
+        self.runtime = runtime
         self.clock = clock
         self.issuer = issuer
         self.trustedProxies = trustedProxies
@@ -86,6 +90,10 @@ struct ConsoleController: Sendable {
         addKeyRoutes(to: admin)
         addBackchannelRoutes(to: admin)
         addMFARoutes(to: admin)
+        addUserRoutes(to: admin)
+        addApplicationRoutes(to: admin)
+        addAPIRoutes(to: admin)
+        addRuleRoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
         }
@@ -121,11 +129,14 @@ struct ConsoleController: Sendable {
         _ make: @Sendable (ConsoleChrome) async throws -> some Page
     ) async -> Response {
         await signedIn(request, context) { session, user in
-            let chrome = ConsoleChrome(
-                base: base, adminEmail: user.email ?? user.userID, csrf: session.csrf,
-                navigation: ConsoleChrome.navigation(base: base, current: current))
-            return ConsolePages.renderer.response(try await make(chrome))
+            ConsolePages.renderer.response(try await make(chrome(session, user, current: current)))
         }
+    }
+
+    private func chrome(_ session: ConsoleSessions.Session, _ user: User, current: String) -> ConsoleChrome {
+        ConsoleChrome(
+            base: base, adminEmail: user.email ?? user.userID, csrf: session.csrf,
+            navigation: ConsoleChrome.navigation(base: base, current: current))
     }
 
     /// Runs the change a console form posts (SPEC §14): only for a signed-in admin, only with the session's CSRF
@@ -135,7 +146,24 @@ struct ConsoleController: Sendable {
         _ request: Request, _ context: WardenRequestContext, _ description: String,
         _ operation: @Sendable (RequestParameters) async throws -> String
     ) async -> Response {
-        await signedIn(request, context) { session, _ in
+        await submit(request, context, description) { form, _ in .redirect(try await operation(form)) }
+    }
+
+    /// What a console change answers: the redirect of post/redirect/get, or a page (a secret shown once).
+    enum Outcome {
+        case redirect(String)
+        case page(any Page)
+    }
+
+    /// ``change(_:_:_:_:)`` for a form whose Management API refusal (a ``ManagementError``, already logged as
+    /// `fapi`) is shown on the page `refused` renders — the form again, with what was typed and the error next
+    /// to its field — with the refusal's status; without `refused`, on an error page.
+    func submit(
+        _ request: Request, _ context: WardenRequestContext, _ description: String, current: String = "Overview",
+        refused: (@Sendable (ConsoleChrome, RequestParameters, ManagementError) async throws -> any Page)? = nil,
+        _ operation: @Sendable (RequestParameters, ConsoleChrome) async throws -> Outcome
+    ) async -> Response {
+        await signedIn(request, context) { session, user in
             let form = try await HostedPages.readForm(request)
             guard let field = form["csrf"], SecretHash.constantTimeEquals(field, session.csrf) else {
                 throw ConsolePages.forgedForm(base: base)
@@ -144,8 +172,20 @@ struct ConsoleController: Sendable {
                 eventLog: eventLog, clock: clock, userID: session.userID,
                 ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                 userAgent: request.headers[.userAgent], path: request.uri.path)
-            let location = try await audit.record(description) { try await operation(form) }
-            return Response.redirect(to: location, type: .normal)
+            let chrome = chrome(session, user, current: current)
+            let outcome: Outcome
+            do {
+                outcome = try await audit.record(description) { try await operation(form, chrome) }
+            } catch let error as ManagementError {
+                guard let refused else { throw ConsolePages.refused(base: base, error) }
+                var response = ConsolePages.renderer.response(try await refused(chrome, form, error))
+                response.status = .init(code: error.statusCode)
+                return response
+            }
+            switch outcome {
+            case .redirect(let location): return Response.redirect(to: location, type: .normal)
+            case .page(let page): return ConsolePages.renderer.response(page)
+            }
         }
     }
 
@@ -163,18 +203,14 @@ struct ConsoleController: Sendable {
         where !value.isEmpty {
             terms[name] = [value]
         }
-        let number = min(max(Int(field("page")) ?? 0, 0), 1000)
-        let found = try await logs.searchLogs(
-            LogFilter(terms: terms), ascending: false,
-            page: PageRequest(page: number, perPage: ConsoleLogsPage.perPage))
-        func link(_ page: Int) -> String {
-            Self.url(
-                base + "logs",
-                [
-                    ("type", filter.type), ("user_id", filter.userID), ("client_id", filter.clientID),
-                    ("follow", filter.follow ? "1" : ""), ("page", String(page)),
-                ].filter { !$0.1.isEmpty })
-        }
+        let page = ConsolePager.request(ManagementRequest.query(request))
+        let found = try await logs.searchLogs(LogFilter(terms: terms), ascending: false, page: page)
+        let pager = ConsolePager(
+            base + "logs",
+            [
+                ("type", filter.type), ("user_id", filter.userID), ("client_id", filter.clientID),
+                ("follow", filter.follow ? "1" : ""),
+            ], page: page, hasMore: found.items.count == page.perPage)
         let rows = found.items.map { event in
             ConsoleLogsPage.Row(
                 date: ConsolePages.time(event.date), type: event.type.rawValue,
@@ -183,9 +219,7 @@ struct ConsoleController: Sendable {
                 client: DisplayText.clean(event.clientName ?? event.clientID ?? ""), ip: event.ip ?? "")
         }
         return ConsoleLogsPage(
-            chrome: chrome, filter: filter, rows: rows, newer: number > 0 ? link(number - 1) : nil,
-            older: rows.count == ConsoleLogsPage.perPage ? link(number + 1) : nil, pageNumber: number + 1,
-            refreshSeconds: filter.follow ? 5 : nil)
+            chrome: chrome, filter: filter, rows: rows, pager: pager, refreshSeconds: filter.follow ? 5 : nil)
     }
 
     /// The user behind a console session, when they may use the console now; the 403 page otherwise.

@@ -20,7 +20,10 @@ struct ConsoleChrome: Sendable {
 
     /// The console's sections, the one named `current` marked.
     static func navigation(base: String, current: String) -> [NavigationItem] {
-        [("Overview", ""), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys")].map {
+        [
+            ("Overview", ""), ("Users", "users"), ("Applications", "applications"), ("APIs", "apis"),
+            ("Rules", "rules"), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys"),
+        ].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
         }
     }
@@ -38,14 +41,11 @@ struct ConsoleOverviewPage: Page {
 /// the page every 5 seconds (a `<meta http-equiv="refresh">`, no script).
 struct ConsoleLogsPage: Page {
     static let template = "console_logs"
-    static let perPage = 50
     let title = "Logs"
     var chrome: ConsoleChrome
     var filter: Filter
     var rows: [Row]
-    var newer: String?
-    var older: String?
-    var pageNumber: Int
+    var pager: ConsolePager
     /// Seconds between reloads while following.
     var refreshSeconds: Int?
 
@@ -76,7 +76,50 @@ enum ConsoleTemplates {
         ConsoleKeysPage.template: ConsoleKeysPage.source,
         ConsoleBackchannelPage.template: ConsoleBackchannelPage.source,
         ConsoleMFAPage.template: ConsoleMFAPage.source,
+        ConsoleUsersPage.template: ConsoleUsersPage.source,
+        ConsoleUserPage.template: ConsoleUserPage.source,
+        ConsoleApplicationsPage.template: ConsoleApplicationsPage.source,
+        ConsoleApplicationPage.template: ConsoleApplicationPage.source,
+        ConsoleAPIsPage.template: ConsoleAPIsPage.source,
+        ConsoleAPIPage.template: ConsoleAPIPage.source,
+        ConsoleRulesPage.template: ConsoleRulesPage.source,
+        ConsoleRulePage.template: ConsoleRulePage.source,
+        "form_fields": formFields,
+        "pager": pager,
     ]
+
+    /// The fields of a ``ConsoleFormView`` (the page's `form`), each labelled, with its hint and its error.
+    static let formFields = """
+        {{#problem}}<p class="message" role="alert">{{problem}}</p>{{/problem}}
+        {{#groups}}<fieldset><legend>{{legend}}</legend>
+        {{#fields}}
+        {{#inputType}}<div class="field"><label for="{{id}}">{{label}}</label>
+        <input id="{{id}}" name="{{name}}" type="{{inputType}}" value="{{value}}"{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{#error}} aria-invalid="true"{{/error}}></div>{{/inputType}}
+        {{#isTextarea}}<div class="field"><label for="{{id}}">{{label}}</label>
+        <textarea id="{{id}}" name="{{name}}" rows="4"{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{#error}} aria-invalid="true"{{/error}}>
+        {{value}}</textarea></div>{{/isTextarea}}
+        {{#isSelect}}<div class="field"><label for="{{id}}">{{label}}</label>
+        <select id="{{id}}" name="{{name}}"{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{#error}} aria-invalid="true"{{/error}}>
+        {{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}
+        </select></div>{{/isSelect}}
+        {{#isCheckbox}}<div class="check"><input id="{{id}}" name="{{name}}" type="checkbox" value="on"{{#checked}} checked{{/checked}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}>
+        <label for="{{id}}">{{label}}</label></div>{{/isCheckbox}}
+        {{#isCheckboxes}}<fieldset class="choices"{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}><legend>{{label}}</legend>
+        {{#options}}<div class="check"><input id="{{id}}" name="{{name}}" type="checkbox" value="on"{{#selected}} checked{{/selected}}>
+        <label for="{{id}}">{{label}}</label></div>{{/options}}
+        </fieldset>{{/isCheckboxes}}
+        {{#hint}}<p id="{{id}}-hint" class="hint">{{hint}}</p>{{/hint}}
+        {{#error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/error}}
+        {{/fields}}
+        </fieldset>{{/groups}}
+        """
+
+    /// The "Previous"/"Next" links of a table (the page's `pager`, a ``ConsolePager``).
+    static let pager = """
+        {{#pager}}<nav class="pager" aria-label="Pages">{{#previous}}<a href="{{previous}}" rel="prev">← Previous</a>{{/previous}}
+        <span>Page {{number}}</span>
+        {{#next}}<a href="{{next}}" rel="next">Next →</a>{{/next}}</nav>{{/pager}}
+        """
 
     static let layout = """
         <!doctype html>
@@ -142,7 +185,7 @@ enum ConsoleTemplates {
         <p id="type-hint" class="hint">Types are the event codes of the Management API's logs: s and f sign-ins, fp wrong
         password, seccft and seacft tokens, ciba_start_succeeded, gd_auth_succeed, sapi changes…</p>
         <div class="table"><table>
-        <caption>Events, newest first (page {{pageNumber}})</caption>
+        <caption>Events, newest first (page {{pager.number}})</caption>
         <thead><tr><th scope="col">Date (UTC)</th><th scope="col">Type</th><th scope="col">Description</th>
         <th scope="col">User</th><th scope="col">Client</th><th scope="col">IP</th></tr></thead>
         <tbody>
@@ -152,8 +195,7 @@ enum ConsoleTemplates {
         {{/rows}}
         {{^rows}}<tr><td colspan="6">No events match.</td></tr>{{/rows}}
         </tbody></table></div>
-        <nav class="pager" aria-label="Pages">{{#newer}}<a href="{{newer}}">← Newer</a>{{/newer}}
-        {{#older}}<a href="{{older}}">Older →</a>{{/older}}</nav>
+        {{> pager}}
         {{/page}}{{/content}}{{/layout}}
         """
 
@@ -186,7 +228,21 @@ enum ConsoleTemplates {
         font-size:.875rem}
         p{overflow-wrap:anywhere}
         label{display:block;font-weight:600;margin-bottom:.25rem}
-        input{font:inherit;padding:.5rem;border:1px solid #b8c0cc;border-radius:.5rem;width:100%}
+        input,select,textarea{font:inherit;padding:.5rem;border:1px solid #6b7685;border-radius:.5rem;width:100%;\
+        background:#fff;color:#1c2430}
+        textarea{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9rem}
+        .field{margin:0 0 .75rem}
+        .field-error{margin:.25rem 0 .75rem;color:#8a1c1c;font-weight:600}
+        [aria-invalid=true]{border:2px solid #8a1c1c}
+        .choices legend{font-weight:600}
+        .secret{padding:.75rem;border-radius:.5rem;background:#fff8e1;color:#5c3d00}
+        .secret code{display:block;margin-top:.5rem;font-size:1rem;overflow-wrap:anywhere}
+        .inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
+        .inline .field{flex:1 1 12rem;margin:0}
+        .actions{display:flex;flex-wrap:wrap;gap:.5rem}
+        .actions form{margin:0}
+        section.card{margin:0 0 1rem}
+        a{color:#2b59c3}
         .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.75rem;align-items:end}
         .filters .check{display:flex;gap:.5rem;align-items:center}
         .filters .check input{width:auto}
@@ -249,6 +305,21 @@ enum ConsolePages {
         ErrorPage(
             title: "Sign-in failed", message: "The sign-in to the console did not complete: \(reason)",
             advice: "Open \(base) to try again.", status: .badRequest)
+    }
+
+    /// A console page of a record that does not exist (the Management API's 404 `error`).
+    static func notFound(base: String, _ error: ManagementError) -> ErrorPage {
+        ErrorPage(
+            title: "Not found", message: error.message, advice: "Go back to \(base) and pick it from its list.",
+            status: .notFound)
+    }
+
+    /// A change the Management API's validation refused, made by a button rather than a form with fields.
+    static func refused(base: String, _ error: ManagementError) -> ErrorPage {
+        ErrorPage(
+            title: "Not saved", message: error.message,
+            advice: "Nothing was changed. Go back to \(base), reload the page and try again.",
+            status: .init(code: error.statusCode))
     }
 
     /// A console form posted without the session's CSRF token.

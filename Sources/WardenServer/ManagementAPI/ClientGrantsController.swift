@@ -17,7 +17,7 @@ struct ClientGrantsController {
             try await audit.change(
                 "Create client grant", scope: "create:client_grants", request, context, reloadsTenant: true
             ) {
-                try await create(request)
+                try Self.representation(try await create(try await ManagementRequest.object(request)), status: .created)
             }
         }
         group.get("client-grants/:id") { _, context in
@@ -48,7 +48,7 @@ struct ClientGrantsController {
         }
     }
 
-    private static let notFound = ManagementError.notFound("client_grant", "The client grant does not exist")
+    static let notFound = ManagementError.notFound("client_grant", "The client grant does not exist")
 
     private func grant(_ context: WardenRequestContext) async throws -> ClientGrant {
         let id = try ManagementRequest.parameter("id", of: context)
@@ -75,8 +75,10 @@ struct ClientGrantsController {
             page: page, includeTotals: totals, name: "client_grants", next: hasMore ? String(page.page + 1) : nil)
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let body = try await ManagementBody.read(request, allowed: ClientGrant.writablePropertyNames)
+    /// Validates `members` as the body of `POST /client-grants` and stores the grant; shared by the Management
+    /// API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> ClientGrant {
+        let body = try ManagementBody(checking: members, allowed: ClientGrant.writablePropertyNames)
         let clientID = try body.requiredString("client_id")
         let audience = try body.requiredString("audience")
         guard try await runtime.store.client(id: clientID) != nil else {
@@ -90,7 +92,7 @@ struct ClientGrantsController {
         ) {
             try await runtime.store.insertClientGrant(grant)
         }
-        return try Self.representation(grant, status: .created)
+        return grant
     }
 
     /// `scope`: required, each value a scope the API defines.

@@ -35,7 +35,8 @@ struct ClientsController {
         }
         group.post("clients") { request, context in
             try await audit.change("Create a client", scope: "create:clients", request, context, reloadsTenant: true) {
-                try await create(request)
+                let (client, secret) = try await create(try await ManagementRequest.object(request))
+                return Response.json(try Self.representation(client, secret: secret), status: .created)
             }
         }
         group.get("clients/:id") { _, context in
@@ -44,7 +45,9 @@ struct ClientsController {
         }
         group.patch("clients/:id") { request, context in
             try await audit.change("Update a client", scope: "update:clients", request, context, reloadsTenant: true) {
-                try await update(request, context)
+                var record = try await changeableRecord(context)
+                try await update(&record, with: try await ManagementRequest.object(request))
+                return Response.json(try Self.representation(record.client))
             }
         }
         group.delete("clients/:id") { request, context in
@@ -59,35 +62,32 @@ struct ClientsController {
                 "Rotate a client secret", scope: "update:clients", request, context, reloadsTenant: true
             ) {
                 var record = try await changeableRecord(context)
-                // SPEC §4: only a client that authenticates with a secret has one to rotate.
-                guard Self.usesSecret(record.client) else {
-                    throw ManagementError.invalidBody(
-                        "The client does not authenticate with a secret (token_endpoint_auth_method is "
-                            + (record.client.tokenEndpointAuthMethod ?? .privateKeyJWT).rawValue + ")")
-                }
-                let secret = RandomToken.make()
-                record.secretHash = SecretHash.sha256Hex(secret)
-                record.updatedAt = runtime.clock.now()
-                try await ManagementRequest.write("client") {
-                    try await runtime.store.updateClient(record)
-                }
+                let secret = try await rotateSecret(&record)
                 return Response.json(try Self.representation(record.client, secret: secret))
             }
         }
     }
 
-    private static let notFound = ManagementError.notFound("client", "The client does not exist")
+    static let notFound = ManagementError.notFound("client", "The client does not exist")
 
     private func record(_ context: WardenRequestContext) async throws -> ClientRecord {
-        let id = try ManagementRequest.parameter("id", of: context)
+        try await record(id: try ManagementRequest.parameter("id", of: context))
+    }
+
+    /// The client `id`, or 404 `inexistent_client`.
+    func record(id: String) async throws -> ClientRecord {
         guard let record = try await runtime.store.client(id: id) else { throw Self.notFound }
         return record
     }
 
-    /// The client named by the path, unless it is the bootstrap management client, which the API it authorizes
-    /// cannot change, delete or rotate (403 `operation_not_allowed`, like the system API, SPEC §1).
+    /// The client named by the path, unless it is the bootstrap management client (see ``changeable(_:)``).
     private func changeableRecord(_ context: WardenRequestContext) async throws -> ClientRecord {
-        let record = try await record(context)
+        try changeable(try await record(context))
+    }
+
+    /// `record`, unless it is the bootstrap management client, which the API it authorizes cannot change,
+    /// delete or rotate (403 `operation_not_allowed`, like the system API, SPEC §1); nor can the console.
+    func changeable(_ record: ClientRecord) throws -> ClientRecord {
         guard !Bootstrap.isManagementClient(record.client, configuration: runtime.configuration) else {
             throw ManagementError.operationNotAllowed(
                 "The Warden Management client cannot be changed or deleted through the Management API; rotate its"
@@ -96,8 +96,28 @@ struct ClientsController {
         return record
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let body = try await ManagementBody.read(request, allowed: Self.writable)
+    /// A new secret for `record` (SPEC §4: only a client that authenticates with a secret has one to rotate),
+    /// stored as its hash; the secret itself, to show once. Shared by `rotate-secret` and the console.
+    func rotateSecret(_ record: inout ClientRecord) async throws -> String {
+        guard Self.usesSecret(record.client) else {
+            throw ManagementError.invalidBody(
+                "The client does not authenticate with a secret (token_endpoint_auth_method is "
+                    + (record.client.tokenEndpointAuthMethod ?? .privateKeyJWT).rawValue + ")")
+        }
+        let secret = RandomToken.make()
+        record.secretHash = SecretHash.sha256Hex(secret)
+        record.updatedAt = runtime.clock.now()
+        let changed = record
+        try await ManagementRequest.write("client") {
+            try await runtime.store.updateClient(changed)
+        }
+        return secret
+    }
+
+    /// Validates `members` as the body of `POST /clients` and stores the client; the client and its secret
+    /// (when its method uses one), to show once. Shared by the Management API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> (Client, secret: String?) {
+        let body = try ManagementBody(checking: members, allowed: Self.writable)
         var client = Client(clientID: RandomToken.identifier(prefix: "", length: 32), name: "")
         client.tokenEndpointAuthMethod = nil  // given, or chosen by resolveAuthentication
         _ = try body.requiredString("name")
@@ -109,20 +129,21 @@ struct ClientsController {
         try await ManagementRequest.write("client", conflict: "A client with this client_id already exists") {
             try await runtime.store.insertClient(record)
         }
-        return Response.json(try Self.representation(client, secret: secret), status: .created)
+        return (client, secret)
     }
 
-    private func update(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
-        var record = try await changeableRecord(context)
-        let body = try await ManagementBody.read(request, allowed: Self.writable)
+    /// Validates `members` as the body of `PATCH /clients/{id}` and stores `record` with its changes (a
+    /// changeable one: ``changeable(_:)``). Shared by the Management API and the console (SPEC §14).
+    func update(_ record: inout ClientRecord, with members: [String: JSONValue]) async throws {
+        let body = try ManagementBody(checking: members, allowed: Self.writable)
         try await apply(body, to: &record.client)
         // SPEC §4: a client moved to `private_key_jwt` (or `none`) loses its secret at once.
         if !Self.usesSecret(record.client) { record.secretHash = nil }
         record.updatedAt = runtime.clock.now()
+        let changed = record
         try await ManagementRequest.write("client") {
-            try await runtime.store.updateClient(record)
+            try await runtime.store.updateClient(changed)
         }
-        return Response.json(try Self.representation(record.client))
     }
 
     /// Sets every property the body carries; `null` resets a property to its default or removes an optional
@@ -299,7 +320,7 @@ struct ClientsController {
     }
 
     /// Whether the client authenticates with a secret, and so gets one.
-    private static func usesSecret(_ client: Client) -> Bool {
+    static func usesSecret(_ client: Client) -> Bool {
         client.tokenEndpointAuthMethod?.usesSecret ?? false
     }
 

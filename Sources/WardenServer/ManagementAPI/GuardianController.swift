@@ -20,12 +20,8 @@ struct GuardianController {
         group.get("users/:id/enrollments") { _, context in
             try context.requireScope("read:users")
             let userID = try ManagementRequest.parameter("id", of: context)
-            guard try await runtime.store.user(id: userID) != nil else {
-                throw ManagementError.notFound("user", "The user does not exist.")
-            }
-            let devices = try await runtime.store.deviceEnrollments(userID: userID).map(Self.representation)
-            let authenticators = try await runtime.store.otpAuthenticators(userID: userID).map(Self.representation)
-            return Response.json(.array(devices + authenticators))
+            guard try await runtime.store.user(id: userID) != nil else { throw UsersController.notFound }
+            return Response.json(.array(try await enrollments(userID: userID)))
         }
         group.get("guardian/enrollments/:id") { _, context in
             try context.requireScope("read:guardian_enrollments")
@@ -54,6 +50,14 @@ struct GuardianController {
     }
 
     static let notFound = ManagementError.notFound("enrollment", "The enrollment does not exist.")
+
+    /// The enrolments of `userID` as `GET /users/{id}/enrollments` shows them: push devices, then OTP-only
+    /// authenticators. The console's user page lists the same (SPEC §14).
+    func enrollments(userID: String) async throws -> [JSONValue] {
+        let devices = try await runtime.store.deviceEnrollments(userID: userID).map(Self.representation)
+        let authenticators = try await runtime.store.otpAuthenticators(userID: userID).map(Self.representation)
+        return devices + authenticators
+    }
 
     /// Deletes the device enrolment or OTP-only authenticator `id` (SPEC §12); its user, or `nil` when neither
     /// exists.

@@ -59,17 +59,22 @@ struct MFAController {
             try await audit.change(
                 "Delete a user's authenticators", scope: "delete:guardian_enrollments", request, context
             ) {
-                let userID = try await existingUser(context)
-                let removed = try await authenticators.deleteAuthenticators(userID: userID)
-                eventLog.record(
-                    LogEvent(
-                        date: clock.now(), type: .deviceUnenrolled,
-                        description: "Every authenticator and the recovery code deleted through the Management API",
-                        clientID: context.managementClientID, userID: userID,
-                        details: ["enrollments": .number(Double(removed))]))
+                try await resetAuthenticators(
+                    userID: try await existingUser(context), clientID: context.managementClientID)
                 return ManagementResponse.noContent
             }
         }
+    }
+
+    /// Deletes every authenticator and the recovery code of `userID` and logs `gd_unenroll` for `clientID` (the
+    /// Management client, or the console's): `DELETE /users/{id}/authenticators` and the console's "Reset MFA".
+    func resetAuthenticators(userID: String, clientID: String?) async throws {
+        let removed = try await authenticators.deleteAuthenticators(userID: userID)
+        eventLog.record(
+            LogEvent(
+                date: clock.now(), type: .deviceUnenrolled,
+                description: "Every authenticator and the recovery code deleted through the Management API",
+                clientID: clientID, userID: userID, details: ["enrollments": .number(Double(removed))]))
     }
 
     /// The `id` path parameter, a user that exists (else 404 `inexistent_user`).
@@ -98,5 +103,15 @@ struct MFAController {
             }
             return MFAPolicy(rawValue: name)
         }
+    }
+}
+
+extension MFAController {
+    /// The controller over `runtime`'s store: the Management API's, and the console's "Reset MFA" (SPEC §14).
+    init(runtime: WardenRuntime) {
+        self.init(
+            settings: runtime.store, users: runtime.store, authenticators: runtime.store,
+            recoveryCodes: runtime.recoveryCodes, audit: ManagementAudit(runtime: runtime), eventLog: runtime.eventLog,
+            clock: runtime.clock)
     }
 }

@@ -15,11 +15,7 @@ struct ManagementAPI {
         SigningKeysController(runtime: runtime).addRoutes(to: group)
         GuardianController(runtime: runtime).addRoutes(to: group)
         PostLoginRulesController(runtime: runtime).addRoutes(to: group)
-        MFAController(
-            settings: runtime.store, users: runtime.store, authenticators: runtime.store,
-            recoveryCodes: runtime.recoveryCodes, audit: ManagementAudit(runtime: runtime), eventLog: runtime.eventLog,
-            clock: runtime.clock
-        ).addRoutes(to: group)
+        MFAController(runtime: runtime).addRoutes(to: group)
         UserJobsController(
             store: runtime.store, runner: runtime.userJobs, audit: ManagementAudit(runtime: runtime),
             clock: runtime.clock, issuer: runtime.issuer

@@ -17,6 +17,13 @@ struct ManagementBody {
         self.path = path
     }
 
+    /// A request body's object, refusing properties outside `allowed`: how the Management API and the console
+    /// (which builds the same object from its form, SPEC §14) hand a body to the shared validation.
+    init(checking members: [String: JSONValue], allowed: Set<String>) throws {
+        try ManagementRequest.rejectUnknown(members, allowed: allowed)
+        self.init(members)
+    }
+
     /// Reads the body of `request`, refusing properties outside `allowed`.
     static func read(_ request: Request, allowed: Set<String>) async throws -> ManagementBody {
         ManagementBody(try await ManagementRequest.object(request, allowed: allowed))

@@ -25,13 +25,7 @@ struct PostLoginRulesController {
         }
         group.post("post-login-rules") { request, context in
             try await audit.change("Create a post-login rule", scope: "create:post_login_rules", request, context) {
-                let body = try await ManagementBody.read(request, allowed: Self.writable)
-                let last = try await runtime.store.postLoginRules(page: nil).items.map(\.order).max()
-                var rule = PostLoginRule(
-                    id: RandomToken.identifier(prefix: PostLoginRule.idPrefix, length: 16), name: "", enabled: true,
-                    order: last.map { $0 + 1 } ?? 1, condition: "", denyReason: "")
-                try Self.apply(body, to: &rule, creating: true)
-                try await runtime.store.insertPostLoginRule(rule)
+                let rule = try await create(try await ManagementRequest.object(request))
                 return Response.json(try ManagementResponse.object(of: rule), status: .created)
             }
         }
@@ -42,11 +36,7 @@ struct PostLoginRulesController {
         group.patch("post-login-rules/:id") { request, context in
             try await audit.change("Update a post-login rule", scope: "update:post_login_rules", request, context) {
                 var rule = try await rule(context)
-                try Self.apply(
-                    try await ManagementBody.read(request, allowed: Self.writable), to: &rule, creating: false)
-                try await ManagementRequest.write("post_login_rule") {
-                    try await runtime.store.updatePostLoginRule(rule)
-                }
+                try await update(&rule, with: try await ManagementRequest.object(request))
                 return Response.json(try ManagementResponse.object(of: rule))
             }
         }
@@ -59,12 +49,39 @@ struct PostLoginRulesController {
         }
     }
 
-    private static let notFound = ManagementError.notFound("post_login_rule", "The post-login rule does not exist")
+    static let notFound = ManagementError.notFound("post_login_rule", "The post-login rule does not exist")
 
     private func rule(_ context: WardenRequestContext) async throws -> PostLoginRule {
-        let id = try ManagementRequest.parameter("id", of: context)
+        try await rule(id: try ManagementRequest.parameter("id", of: context))
+    }
+
+    /// The rule `id`, or 404 `inexistent_post_login_rule`.
+    func rule(id: String) async throws -> PostLoginRule {
         guard let rule = try await runtime.store.postLoginRule(id: id) else { throw Self.notFound }
         return rule
+    }
+
+    /// Validates `members` as the body of `POST /post-login-rules` and stores the rule, last in order; shared
+    /// by the Management API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> PostLoginRule {
+        let body = try ManagementBody(checking: members, allowed: Self.writable)
+        let last = try await runtime.store.postLoginRules(page: nil).items.map(\.order).max()
+        var rule = PostLoginRule(
+            id: RandomToken.identifier(prefix: PostLoginRule.idPrefix, length: 16), name: "", enabled: true,
+            order: last.map { $0 + 1 } ?? 1, condition: "", denyReason: "")
+        try Self.apply(body, to: &rule, creating: true)
+        try await runtime.store.insertPostLoginRule(rule)
+        return rule
+    }
+
+    /// Validates `members` as the body of `PATCH /post-login-rules/{id}` and stores `rule` with its changes;
+    /// shared by the Management API and the console (SPEC §14).
+    func update(_ rule: inout PostLoginRule, with members: [String: JSONValue]) async throws {
+        try Self.apply(try ManagementBody(checking: members, allowed: Self.writable), to: &rule, creating: false)
+        let changed = rule
+        try await ManagementRequest.write("post_login_rule") {
+            try await runtime.store.updatePostLoginRule(changed)
+        }
     }
 
     /// Sets what `body` carries; when `creating`, `name` and `condition` are required. A `deny` rule needs a

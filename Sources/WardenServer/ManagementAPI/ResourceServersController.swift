@@ -24,7 +24,8 @@ struct ResourceServersController {
             try await audit.change(
                 "Create a resource server", scope: "create:resource_servers", request, context, reloadsTenant: true
             ) {
-                try await create(request)
+                let server = try await create(try await ManagementRequest.object(request))
+                return Response.json(try ManagementResponse.object(of: server), status: .created)
             }
         }
         group.get("resource-servers/:id") { _, context in
@@ -36,11 +37,7 @@ struct ResourceServersController {
                 "Update a resource server", scope: "update:resource_servers", request, context, reloadsTenant: true
             ) {
                 var server = try await changeableServer(context)
-                let body = try await ManagementBody.read(request, allowed: Self.updatable)
-                try await apply(body, to: &server)
-                try await ManagementRequest.write("resource_server") {
-                    try await runtime.store.updateResourceServer(server)
-                }
+                try await update(&server, with: try await ManagementRequest.object(request))
                 return Response.json(try ManagementResponse.object(of: server))
             }
         }
@@ -55,17 +52,26 @@ struct ResourceServersController {
         }
     }
 
-    private static let notFound = ManagementError.notFound("resource_server", "The resource server does not exist")
+    static let notFound = ManagementError.notFound("resource_server", "The resource server does not exist")
 
     private func server(_ context: WardenRequestContext) async throws -> ResourceServer {
-        let id = try ManagementRequest.parameter("id", of: context)
+        try await server(id: try ManagementRequest.parameter("id", of: context))
+    }
+
+    /// The API whose id or identifier is `id`, or 404 `inexistent_resource_server`.
+    func server(id: String) async throws -> ResourceServer {
         guard let server = try await runtime.store.resourceServer(idOrIdentifier: id) else { throw Self.notFound }
         return server
     }
 
-    /// The API named by the path, unless it is the system API (403 `operation_not_allowed`, SPEC §1).
+    /// The API named by the path, unless it is the system API (see ``changeable(_:)``).
     private func changeableServer(_ context: WardenRequestContext) async throws -> ResourceServer {
-        let server = try await server(context)
+        try changeable(try await server(context))
+    }
+
+    /// `server`, unless it is the system API (403 `operation_not_allowed`, SPEC §1), which neither the Management
+    /// API nor the console may change.
+    func changeable(_ server: ResourceServer) throws -> ResourceServer {
         guard !server.isSystem else {
             throw ManagementError.operationNotAllowed(
                 "The system API (\(server.identifier)) cannot be changed or deleted")
@@ -73,8 +79,21 @@ struct ResourceServersController {
         return server
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let body = try await ManagementBody.read(request, allowed: ResourceServer.writablePropertyNames)
+    /// Validates `members` as the body of `PATCH /resource-servers/{id}` and stores `server` with its changes;
+    /// shared by the Management API and the console (SPEC §14).
+    func update(_ server: inout ResourceServer, with members: [String: JSONValue]) async throws {
+        let body = try ManagementBody(checking: members, allowed: Self.updatable)
+        try await apply(body, to: &server)
+        let changed = server
+        try await ManagementRequest.write("resource_server") {
+            try await runtime.store.updateResourceServer(changed)
+        }
+    }
+
+    /// Validates `members` as the body of `POST /resource-servers` and stores the API; shared by the
+    /// Management API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> ResourceServer {
+        let body = try ManagementBody(checking: members, allowed: ResourceServer.writablePropertyNames)
         let identifier = try body.requiredString("identifier")
         guard identifier.count <= 600 else { throw body.invalid("identifier", "Longer than 600 characters") }
         var server = ResourceServer(
@@ -85,7 +104,7 @@ struct ResourceServersController {
         ) {
             try await runtime.store.insertResourceServer(server)
         }
-        return Response.json(try ManagementResponse.object(of: server), status: .created)
+        return server
     }
 
     /// Sets every property the body carries; `null` resets it to its default (SPEC §9).

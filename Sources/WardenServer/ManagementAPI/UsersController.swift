@@ -24,7 +24,8 @@ struct UsersController {
         }
         group.post("users") { request, context in
             try await audit.change("Create a User", scope: "create:users", request, context) {
-                try await create(request)
+                let user = try await create(try await ManagementRequest.object(request))
+                return Response.json(Self.representation(user), status: .created)
             }
         }
         group.get("users-by-email") { request, context in
@@ -41,7 +42,9 @@ struct UsersController {
         }
         group.patch("users/:id") { request, context in
             try await audit.change("Update a User", scope: "update:users", request, context) {
-                try await update(request, context)
+                var record = try await record(context)
+                try await update(&record, with: try await ManagementRequest.object(request))
+                return Response.json(Self.representation(record.user))
             }
         }
         group.delete("users/:id") { request, context in
@@ -68,20 +71,22 @@ struct UsersController {
         group.post("users/:id/roles") { request, context in
             try await audit.change("Assign roles to a user", scope: "update:users", request, context) {
                 let user = try await record(context).user
-                try await runtime.store.assignRoles(try await roleIDs(request), toUser: user.userID)
+                try await runtime.store.assignRoles(
+                    try await roleIDs(try await ManagementRequest.object(request)), toUser: user.userID)
                 return Response(status: .created)
             }
         }
         group.delete("users/:id/roles") { request, context in
             try await audit.change("Remove roles from a user", scope: "update:users", request, context) {
                 let user = try await record(context).user
-                try await runtime.store.removeRoles(try await roleIDs(request), fromUser: user.userID)
+                try await runtime.store.removeRoles(
+                    try await roleIDs(try await ManagementRequest.object(request)), fromUser: user.userID)
                 return ManagementResponse.noContent
             }
         }
     }
 
-    private static let notFound = ManagementError.notFound("user", "The user does not exist.")
+    static let notFound = ManagementError.notFound("user", "The user does not exist.")
 
     private func record(_ context: WardenRequestContext) async throws -> UserRecord {
         let id = try ManagementRequest.parameter("id", of: context)
@@ -96,12 +101,7 @@ struct UsersController {
         if let engine = parameters["search_engine"], !engine.isEmpty, engine != "v3" {
             throw ManagementError.invalidQuery("Query validation error: 'search_engine' must be v3")
         }
-        let query: UserQuery
-        do {
-            query = try UserQueryParser.parse(parameters["q"] ?? "")
-        } catch {
-            throw ManagementError.invalidQuery(error.message)
-        }
+        let query = try Self.query(parameters["q"] ?? "")
         let sort = try ManagementRequest.sort(request, fields: Set(UserSort.Field.allCases.map(\.rawValue))).map {
             UserSort(field: UserSort.Field(rawValue: $0.field)!, ascending: $0.ascending)
         }
@@ -111,8 +111,20 @@ struct UsersController {
             includeTotals: totals, name: "users")
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let body = try await ManagementBody.read(request, allowed: Self.createProperties)
+    /// The v3 query `q` (SPEC §9), or 400 `invalid_query_string` with the parser's message; the console's user
+    /// search reads its box with it too (SPEC §14).
+    static func query(_ text: String) throws -> UserQuery {
+        do {
+            return try UserQueryParser.parse(text)
+        } catch {
+            throw ManagementError.invalidQuery(error.message)
+        }
+    }
+
+    /// Validates `members` as the body of `POST /users` and stores the user it describes; shared by the
+    /// Management API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> User {
+        let body = try ManagementBody(checking: members, allowed: Self.createProperties)
         let userID = try body.string("user_id").map { given in
             guard !given.isEmpty, given.count <= 255, !given.contains(where: \.isWhitespace) else {
                 throw body.invalid("user_id", "Expected 1 to 255 characters without spaces")
@@ -127,18 +139,19 @@ struct UsersController {
         try await ManagementRequest.write("user", conflict: "The user already exists.") {
             try await runtime.store.insertUser(record)
         }
-        return Response.json(Self.representation(record.user), status: .created)
+        return record.user
     }
 
-    private func update(_ request: Request, _ context: WardenRequestContext) async throws -> Response {
-        var record = try await record(context)
-        let body = try await ManagementBody.read(request, allowed: Self.profileProperties)
+    /// Validates `members` as the body of `PATCH /users/{id}` and stores `record` with its changes; shared by
+    /// the Management API and the console (SPEC §14).
+    func update(_ record: inout UserRecord, with members: [String: JSONValue]) async throws {
+        let body = try ManagementBody(checking: members, allowed: Self.profileProperties)
         try apply(body, to: &record)
         record.user.updatedAt = runtime.clock.now()
+        let changed = record
         try await ManagementRequest.write("user", conflict: "The specified new email already exists") {
-            try await runtime.store.updateUser(record)
+            try await runtime.store.updateUser(changed)
         }
-        return Response.json(Self.representation(record.user))
     }
 
     /// Sets every property the body carries (SPEC §9). Metadata objects are merged one level deep, as the
@@ -184,9 +197,9 @@ struct UsersController {
         return current.merging(patch) { _, new in new }.filter { $0.value != .null }
     }
 
-    /// The `{"roles": [ids]}` body; every role must exist.
-    private func roleIDs(_ request: Request) async throws -> [String] {
-        let body = try await ManagementBody.read(request, allowed: ["roles"])
+    /// The `{"roles": [ids]}` body; every role must exist. The console's role forms send it too (SPEC §14).
+    func roleIDs(_ members: [String: JSONValue]) async throws -> [String] {
+        let body = try ManagementBody(checking: members, allowed: ["roles"])
         guard let ids = try body.strings("roles"), !ids.isEmpty else {
             throw body.invalid("roles", "Expected a non-empty array of role ids")
         }

@@ -1,0 +1,296 @@
+import Foundation
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// The users page (SPEC §14 "users"): the v3 search of `GET /api/v2/users?q=`, a paged table and the form that
+/// creates a user through `POST /api/v2/users`'s validation.
+struct ConsoleUsersPage: Page {
+    static let template = "console_users"
+    let title = "Users"
+    var chrome: ConsoleChrome
+    var query: String
+    var queryError: String?
+    var rows: [Row]
+    var total: Int
+    var pager: ConsolePager
+    var form: ConsoleFormView
+
+    struct Row: Sendable {
+        var href: String
+        var email: String
+        var userID: String
+        var name: String
+        var status: String
+        var lastLogin: String
+    }
+
+    /// The fields of a new user: what `POST /api/v2/users` needs (SPEC §9).
+    static let createForm = ConsoleForm([
+        .init(
+            legend: "New user",
+            fields: [
+                ConsoleField("email", "E-mail address", .text(whenEmpty: .emptyString)),
+                ConsoleField("password", "Password", .password, hint: "8 to 72 bytes."),
+                ConsoleField("name", "Name (optional)"),
+                ConsoleField(
+                    "connection", "Connection", .select(ConsoleField.options([User.connection])),
+                    hint: "Warden has one database connection."),
+            ])
+    ])
+
+    static let source = """
+        {{<layout}}{{$content}}{{#page}}
+        <form class="filters" method="get" action="{{chrome.base}}users" role="search">
+        <div class="field"><label for="q">Search</label>
+        <input id="q" name="q" value="{{query}}" aria-describedby="q-hint{{#queryError}} q-error{{/queryError}}"{{#queryError}} aria-invalid="true"{{/queryError}}>
+        {{#queryError}}<p id="q-error" class="field-error">{{queryError}}</p>{{/queryError}}</div>
+        <div><button type="submit">Search</button></div>
+        </form>
+        <p id="q-hint" class="hint">The Management API's v3 query language: <code>email:"ann@example.com"</code>,
+        <code>name:ann*</code>, <code>blocked:true</code>, <code>_exists_:app_metadata.plan</code>, AND, OR, NOT.</p>
+        <div class="table"><table>
+        <caption>Users ({{total}} found, page {{pager.number}})</caption>
+        <thead><tr><th scope="col">E-mail</th><th scope="col">User id</th><th scope="col">Name</th>
+        <th scope="col">Status</th><th scope="col">Last sign-in (UTC)</th></tr></thead>
+        <tbody>
+        {{#rows}}<tr><td data-label="E-mail"><a href="{{href}}">{{email}}</a></td><td data-label="User id"><code>{{userID}}</code></td>
+        <td data-label="Name">{{name}}</td><td data-label="Status">{{status}}</td><td data-label="Last sign-in">{{lastLogin}}</td></tr>
+        {{/rows}}
+        {{^rows}}<tr><td colspan="5">No user matches.</td></tr>{{/rows}}
+        </tbody></table></div>
+        {{> pager}}
+        <form class="card settings" method="post" action="{{chrome.base}}users">
+        <h2>Create a user</h2>
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        {{#form}}{{> form_fields}}{{/form}}
+        <button type="submit">Create the user</button>
+        </form>
+        {{/page}}{{/content}}{{/layout}}
+        """
+}
+
+/// A user's page (SPEC §14 "users"): block or unblock, roles, enrolments (as `GET /api/v2/users/{id}/enrollments`)
+/// and "Reset MFA" (as `DELETE /api/v2/users/{id}/authenticators`).
+struct ConsoleUserPage: Page {
+    static let template = "console_user"
+    var title: String
+    var chrome: ConsoleChrome
+    var path: String
+    var userID: String
+    var blocked: Bool
+    var details: [Detail]
+    var roles: [Role]
+    var otherRoles: [Role]
+    var enrollments: [Enrollment]
+    var notice: String?
+
+    struct Detail: Sendable {
+        var name: String
+        var value: String
+    }
+
+    struct Role: Sendable {
+        var id: String
+        var name: String
+        var description: String
+    }
+
+    struct Enrollment: Sendable {
+        var id: String
+        var type: String
+        var name: String
+        var enrolledAt: String
+        var lastAuth: String
+    }
+
+    static let source = """
+        {{<layout}}{{$content}}{{#page}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        <p><a href="{{chrome.base}}users">← All users</a></p>
+        <section class="card"><h2>Profile</h2>
+        <dl class="details">{{#details}}<dt>{{name}}</dt><dd>{{value}}</dd>{{/details}}</dl>
+        <form method="post" action="{{path}}/blocked">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        {{#blocked}}<input type="hidden" name="blocked" value="false"><button type="submit">Unblock</button>{{/blocked}}
+        {{^blocked}}<input type="hidden" name="blocked" value="true"><button type="submit" class="danger">Block</button>{{/blocked}}
+        </form></section>
+        <section class="card"><h2>Roles</h2>
+        <div class="table"><table><caption>Roles of this user</caption>
+        <thead><tr><th scope="col">Role</th><th scope="col">Description</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+        <tbody>
+        {{#roles}}<tr><td data-label="Role">{{name}}</td><td data-label="Description">{{description}}</td><td>
+        <form method="post" action="{{path}}/roles/{{id}}/remove"><input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <button type="submit" class="danger" aria-label="Remove the role {{name}}">Remove</button></form></td></tr>
+        {{/roles}}
+        {{^roles}}<tr><td colspan="3">No role.</td></tr>{{/roles}}
+        </tbody></table></div>
+        {{#otherRoles.0}}<form class="inline" method="post" action="{{path}}/roles">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <div class="field"><label for="role">Role to assign</label><select id="role" name="role">
+        {{#otherRoles}}<option value="{{id}}">{{name}}</option>{{/otherRoles}}
+        </select></div>
+        <button type="submit">Assign</button>
+        </form>{{/otherRoles.0}}
+        </section>
+        <section class="card"><h2>Multi-factor enrolments</h2>
+        <div class="table"><table><caption>Enrolments</caption>
+        <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Enrolled (UTC)</th>
+        <th scope="col">Last used (UTC)</th><th scope="col">Id</th></tr></thead>
+        <tbody>
+        {{#enrollments}}<tr><td data-label="Type">{{type}}</td><td data-label="Name">{{name}}</td>
+        <td data-label="Enrolled">{{enrolledAt}}</td><td data-label="Last used">{{lastAuth}}</td><td data-label="Id"><code>{{id}}</code></td></tr>
+        {{/enrollments}}
+        {{^enrollments}}<tr><td colspan="5">No enrolment.</td></tr>{{/enrollments}}
+        </tbody></table></div>
+        <form method="post" action="{{path}}/reset-mfa">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <p class="hint">Reset MFA deletes every authenticator and the recovery code of this user.</p>
+        <button type="submit" class="danger">Reset MFA</button>
+        </form></section>
+        {{/page}}{{/content}}{{/layout}}
+        """
+}
+
+extension ConsoleController {
+    var usersAPI: UsersController { UsersController(runtime: runtime) }
+
+    func addUserRoutes(to admin: RouterGroup<WardenRequestContext>) {
+        admin.get("users") { request, context in
+            await page(request, context, current: "Users") { chrome in
+                try await usersPage(request, chrome: chrome, form: ConsoleUsersPage.createForm.filled([:]))
+            }
+        }
+        admin.post("users") { request, context in
+            await submit(
+                request, context, "Create a User", current: "Users",
+                refused: { chrome, form, error in
+                    let shown = ConsoleUsersPage.createForm.filled(ConsoleUsersPage.createForm.typed { form[$0] })
+                    return try await usersPage(request, chrome: chrome, form: shown.refused(error))
+                }
+            ) { form, _ in
+                let user = try await usersAPI.create(ConsoleUsersPage.createForm.body { form[$0] })
+                return .redirect(userPath(user.userID) + "?done=created")
+            }
+        }
+        admin.get("users/:id") { request, context in
+            await page(request, context, current: "Users") { chrome in
+                let notices = [
+                    "created": "The user was created.", "saved": "The user was saved.",
+                    "reset": "Every authenticator and the recovery code of this user were deleted.",
+                ]
+                return try await userPage(
+                    try ManagementRequest.parameter("id", of: context), chrome: chrome,
+                    notice: request.uri.queryParameters["done"].flatMap { notices[String($0)] })
+            }
+        }
+        admin.post("users/:id/blocked") { request, context in
+            await change(request, context, "Update a User") { form in
+                var record = try await userRecord(context)
+                try await usersAPI.update(&record, with: ["blocked": .bool(form["blocked"] == "true")])
+                return userPath(record.user.userID) + "?done=saved"
+            }
+        }
+        admin.post("users/:id/roles") { request, context in
+            await change(request, context, "Assign roles to a user") { form in
+                let user = try await userRecord(context).user
+                let roles = try await usersAPI.roleIDs(["roles": .array([.string(form["role"] ?? "")])])
+                try await runtime.store.assignRoles(roles, toUser: user.userID)
+                return userPath(user.userID) + "?done=saved"
+            }
+        }
+        admin.post("users/:id/roles/:role/remove") { request, context in
+            await change(request, context, "Remove roles from a user") { _ in
+                let user = try await userRecord(context).user
+                let role = try ManagementRequest.parameter("role", of: context)
+                let roles = try await usersAPI.roleIDs(["roles": .array([.string(role)])])
+                try await runtime.store.removeRoles(roles, fromUser: user.userID)
+                return userPath(user.userID) + "?done=saved"
+            }
+        }
+        admin.post("users/:id/reset-mfa") { request, context in
+            await change(request, context, "Delete a user's authenticators") { _ in
+                let user = try await userRecord(context).user
+                try await MFAController(runtime: runtime).resetAuthenticators(
+                    userID: user.userID, clientID: Bootstrap.consoleClientID)
+                return userPath(user.userID) + "?done=reset"
+            }
+        }
+    }
+
+    /// The console address of a user's page (the `|` of a user id percent-encoded).
+    func userPath(_ userID: String) -> String {
+        base + "users/" + Self.pathSegment(userID)
+    }
+
+    /// `text` percent-encoded as one path segment.
+    static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? text
+    }
+
+    private func userRecord(_ context: WardenRequestContext) async throws -> UserRecord {
+        guard let record = try await users.user(id: try ManagementRequest.parameter("id", of: context)) else {
+            throw ConsolePages.notFound(base: base, UsersController.notFound)
+        }
+        return record
+    }
+
+    /// `GET /admin/users?q=&page=&per_page=` with `form` below the table.
+    private func usersPage(
+        _ request: Request, chrome: ConsoleChrome, form: ConsoleForm
+    ) async throws -> ConsoleUsersPage {
+        let parameters = ManagementRequest.query(request)
+        let text = String((parameters["q"] ?? "").prefix(1000))
+        let page = ConsolePager.request(parameters)
+        var rows: [ConsoleUsersPage.Row] = []
+        var total = 0
+        var queryError: String?
+        do {
+            let found = try await runtime.store.searchUsers(try UsersController.query(text), sort: nil, page: page)
+            total = found.total
+            rows = found.items.map { record in
+                let user = record.user
+                return ConsoleUsersPage.Row(
+                    href: userPath(user.userID), email: DisplayText.clean(user.email ?? "(no e-mail)"),
+                    userID: user.userID, name: DisplayText.clean(user.name ?? ""),
+                    status: user.blocked ? "Blocked" : "Active", lastLogin: user.lastLogin.map(ConsolePages.time) ?? "")
+            }
+        } catch let error as ManagementError {
+            queryError = error.message
+        }
+        return ConsoleUsersPage(
+            chrome: chrome, query: text, queryError: queryError, rows: rows, total: total,
+            pager: ConsolePager(base + "users", [("q", text)], page: page, hasMore: page.offset + rows.count < total),
+            form: ConsoleFormView(form))
+    }
+
+    private func userPage(_ userID: String, chrome: ConsoleChrome, notice: String?) async throws -> ConsoleUserPage {
+        guard let user = try await users.user(id: userID)?.user else {
+            throw ConsolePages.notFound(base: base, UsersController.notFound)
+        }
+        let held = try await roles.roles(ofUser: userID)
+        let all = try await runtime.store.roles(page: nil).items
+        func row(_ role: Role) -> ConsoleUserPage.Role {
+            .init(
+                id: role.id, name: DisplayText.clean(role.name), description: DisplayText.clean(role.description ?? ""))
+        }
+        let enrollments = try await GuardianController(runtime: runtime).enrollments(userID: userID).map { entry in
+            let member = { (key: String) in entry.objectValue?[key]?.stringValue ?? "" }
+            return ConsoleUserPage.Enrollment(
+                id: member("id"), type: member("type"), name: DisplayText.clean(member("name")),
+                enrolledAt: member("enrolled_at"), lastAuth: member("last_auth"))
+        }
+        let details = [
+            ("E-mail", user.email ?? ""), ("E-mail verified", user.emailVerified ? "Yes" : "No"),
+            ("User id", user.userID), ("Name", user.name ?? ""), ("Status", user.blocked ? "Blocked" : "Active"),
+            ("Created (UTC)", ConsolePages.time(user.createdAt)), ("Sign-ins", String(user.loginsCount)),
+        ]
+        return ConsoleUserPage(
+            title: DisplayText.clean(user.email ?? user.userID), chrome: chrome, path: userPath(userID),
+            userID: userID, blocked: user.blocked,
+            details: details.map { .init(name: $0.0, value: DisplayText.clean($0.1)) },
+            roles: held.map(row), otherRoles: all.filter { role in !held.contains { $0.id == role.id } }.map(row),
+            enrollments: enrollments, notice: notice)
+    }
+}
