@@ -115,6 +115,7 @@ struct AuthenticatorSignInAndCodeTests {
         #expect(try Code.select(enrollments, account: nil).map(\.id) == ["dev_1", "dev_2"])
         #expect(try Code.select(enrollments, account: "dev_2").map(\.id) == ["dev_2"])
         #expect(try Code.select(enrollments, account: "alice@example.com").map(\.id) == ["dev_1"])
+        #expect(try Code.select(enrollments, account: "auth0|dev_2").map(\.id) == ["dev_2"])
         #expect(throws: AuthenticatorCLIError.self) { try Code.select(enrollments, account: "carol@example.com") }
         #expect(throws: AuthenticatorCLIError.self) { try Code.code(of: enrollments[0], at: Date()) }
     }

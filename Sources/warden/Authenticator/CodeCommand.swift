@@ -21,10 +21,10 @@ extension AuthenticatorCommand {
                 Examples:
                   warden authenticator code
                   warden authenticator code --account ada@example.com
-                  warden authenticator code --account dev_3kq… --plain    (prints only 123456, for scripts)
+                  warden authenticator code --plain --account dev_3kq…    (digits only)
                 """)
 
-        @Option(help: "Only this enrolment: its id (dev_…, see `list`) or its account name (the e-mail).")
+        @Option(help: "Only this enrolment: its id (dev_…, see `list`), account name (e-mail) or user id.")
         var account: String?
         @Flag(help: "Print only the code's digits, for scripts; needs a single enrolment (--account when several).")
         var plain = false
@@ -50,10 +50,10 @@ extension AuthenticatorCommand {
             Screen.write(listing.lines.joined(separator: "\n") + "\n")
         }
 
-        /// Every enrolment, or those whose id or account name is `account`.
+        /// Every enrolment, or those whose id, account name or user id is `account`.
         static func select(_ enrollments: [Enrollment], account: String?) throws -> [Enrollment] {
             guard let account else { return enrollments }
-            let matching = enrollments.filter { $0.id == account || $0.accountName == account }
+            let matching = enrollments.filter { [$0.id, $0.accountName, $0.userID].contains(account) }
             guard !matching.isEmpty else {
                 throw AuthenticatorCLIError("no enrolment \(account) here (see `warden authenticator list`)")
             }
