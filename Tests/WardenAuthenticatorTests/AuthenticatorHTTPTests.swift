@@ -62,6 +62,15 @@ import WardenAuthenticatorURLSession
         #expect(key.publicJWK.n == publicKey["n"] as? String)
     }
 
+    @Test func anEnrollResponseWithoutTOTPKeepsTheSecretOfTheURI() async throws {
+        var response = Self.enrollResponse
+        response["totp"] = nil
+        let transport = RecordingTransport([TransportResponse(status: 200, body: json(response))])
+        let enrollment = try await Authenticator(transport: transport).enroll(
+            uri: EnrollmentURITests.uri, identifier: "device-install-1", name: "Ada's phone")
+        #expect(enrollment.totp == TOTPParameters(secret: "JBSWY3DPEHPK3PXP"))
+    }
+
     @Test func enrollWithoutPushCredentials() async throws {
         let transport = RecordingTransport([TransportResponse(status: 200, body: json(Self.enrollResponse))])
         let authenticator = Authenticator(transport: transport)
@@ -149,13 +158,15 @@ import WardenAuthenticatorURLSession
         #expect(await transport.requests.isEmpty)
     }
 
-    @Test(arguments: [true, false])
-    func allowAndReject(accept: Bool) async throws {
+    /// A sign-in request (no `txlnkid`, SPEC §12) is answered exactly as a consent request.
+    @Test(arguments: [true, false], ["cns_42", nil] as [String?])
+    func allowAndReject(accept: Bool, linking: String?) async throws {
         let (authenticator, transport) = try await enrolled([TransportResponse(status: 204)])
+        let notification = sampleNotification(linking: linking)
         if accept {
-            try await authenticator.allow(sampleNotification(), enrollment: sampleEnrollment())
+            try await authenticator.allow(notification, enrollment: sampleEnrollment())
         } else {
-            try await authenticator.reject(sampleNotification(), enrollment: sampleEnrollment(), reason: "hacked")
+            try await authenticator.reject(notification, enrollment: sampleEnrollment(), reason: "hacked")
         }
         let request = try #require(await transport.requests.first)
         #expect(request.method == "POST")

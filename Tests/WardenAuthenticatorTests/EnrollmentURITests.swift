@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenAuthenticator
+import WardenWire
 
 @Suite struct EnrollmentURITests {
     static let uri =
@@ -16,7 +17,7 @@ import WardenAuthenticator
         #expect(parsed.issuer == "Warden")
         #expect(parsed.accountName == "ada@example.com")
         #expect(parsed.secret == "JBSWY3DPEHPK3PXP")
-        #expect(parsed.algorithm == "sha1")
+        #expect(parsed.algorithm == .sha1)
         #expect(parsed.digits == 6)
         #expect(parsed.period == 30)
         #expect(parsed.counter == 0)

@@ -125,8 +125,98 @@ import WardenAuthenticator
 
     @Test func fieldsRoundTrip() throws {
         let original = try #require(AuthenticationNotification(userInfo: Self.apns))
-        var again = try #require(AuthenticationNotification(payload: original.fields))
-        again.bindingMessage = original.bindingMessage
-        #expect(again == original)
+        #expect(AuthenticationNotification(payload: original.fields) == original)
+    }
+
+    @Test func aConsentRequestHasAConsentIDAndItsClientInTheTitle() throws {
+        let notification = try #require(AuthenticationNotification(userInfo: Self.apns))
+        #expect(notification.kind == .consent)
+        #expect(notification.alert == .init(title: "Warden", body: "Confirm payment of 2500"))
+        #expect(notification.clientName == "Warden")
+    }
+}
+
+/// SPEC §12: a login transaction is pushed with the §7.2 fields without `txlnkid`, `s` and `l` when known, and the
+/// alert "{issuer label}: sign in" / "Sign in to {client name}"; the §7.5 listing carries the same alert as
+/// Warden's `alert` extension.
+@Suite struct SignInRequestParsingTests {
+    static var mfa: [String: Any] {
+        var mfa = NotificationParsingTests.mfa
+        mfa["txlnkid"] = nil
+        return mfa
+    }
+
+    static let alert = ["title": "Warden: sign in", "body": "Sign in to Bank app"]
+
+    static var apns: [String: Any] {
+        [
+            "aps": [
+                "alert": alert, "category": "com.auth0.notification.authentication", "sound": "default",
+            ] as [String: Any],
+            "mfa": mfa,
+        ]
+    }
+
+    func expectSignIn(_ notification: AuthenticationNotification?, alert: Bool = true) throws {
+        let notification = try #require(notification)
+        #expect(notification.kind == .signIn)
+        #expect(notification.transactionLinkingID == nil)
+        #expect(notification.enrollmentID == "dev_abc123")
+        #expect(notification.challenge == "challenge-xyz")
+        #expect(notification.source?.browser?.name == "Firefox")
+        #expect(notification.source?.operatingSystem?.name == "Linux")
+        #expect(notification.location?.name == "Amsterdam, NL")
+        #expect(notification.bindingMessage == nil, "the body of a sign-in request is no binding message")
+        if alert {
+            #expect(notification.alert == .init(title: "Warden: sign in", body: "Sign in to Bank app"))
+            #expect(notification.clientName == "Bank app")
+        } else {
+            #expect(notification.alert == nil)
+            #expect(notification.clientName == nil)
+        }
+    }
+
+    @Test func apnsUserInfo() throws {
+        try expectSignIn(AuthenticationNotification(userInfo: Self.apns))
+    }
+
+    @Test func fcmData() throws {
+        let data = Self.mfa.mapValues { value in
+            value as? String ?? String(decoding: json(value), as: UTF8.self)
+        }
+        try expectSignIn(AuthenticationNotification(data: data), alert: false)
+    }
+
+    @Test func webhookBody() throws {
+        var body = Self.apns
+        body["device"] = ["id": "dev_abc123", "service": "WEBHOOK", "token": "https://hooks.example/warden"]
+        try expectSignIn(AuthenticationNotification(json: json(body)))
+    }
+
+    @Test func listingObjectsOfBothKinds() throws {
+        var signIn = Self.mfa
+        signIn["alert"] = Self.alert
+        try expectSignIn(AuthenticationNotification(json: json(signIn)))
+
+        var consent = NotificationParsingTests.mfa
+        consent["alert"] = ["title": "Bank app", "body": "Pay 10 EUR"]
+        let notification = try #require(AuthenticationNotification(json: json(consent)))
+        #expect(notification.kind == .consent)
+        #expect(notification.clientName == "Bank app")
+        #expect(notification.bindingMessage == "Pay 10 EUR")
+        #expect(AuthenticationNotification(payload: notification.fields) == notification)
+    }
+
+    @Test(
+        "the client is read from the body \"Sign in to {client}\", in any case, without trailing punctuation",
+        arguments: [
+            ("Sign in to Bank app", "Bank app"), ("  sign in to  Bank app?  ", "Bank app"),
+            ("SIGN IN TO Sign in to X.", "Sign in to X"), ("Sign in to ", nil), ("Sign in to ?", nil),
+            ("Anmelden bei Bank app", nil), ("Sign into Bank app", nil),
+        ] as [(String, String?)])
+    func clientName(body: String, expected: String?) throws {
+        var notification = try #require(AuthenticationNotification(userInfo: Self.apns))
+        notification.alert = .init(title: nil, body: body)
+        #expect(notification.clientName == expected)
     }
 }

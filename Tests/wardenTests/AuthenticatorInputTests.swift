@@ -55,13 +55,13 @@ struct AuthenticatorInputTests {
             #"{"aps": {"alert": {"title": "Bank app", "body": "Pay 10 EUR"}, "#
                 + #""category": "com.auth0.notification.authentication"}, "mfa": {\#(fields)}, "#
                 + #""device": {"id": "dev_1", "service": "STREAM", "token": "t"}}"#)
-        #expect(stream.client == "Bank app")
+        #expect(stream.notification.clientName == "Bank app")
         #expect(stream.notification.bindingMessage == "Pay 10 EUR")
         #expect(stream.notification.transactionLinkingID == "cns_1")
         #expect(stream.label == "Request cns_1")
 
         let fcm = try AnswerOptions.parse("{\(fields)}")
-        #expect(fcm.client == nil)
+        #expect(fcm.notification.clientName == nil)
         #expect(fcm.notification.enrollmentID == "dev_1")
         let fcmRequest = try AnswerOptions.parse(#"{"message": {"token": "reg", "data": {\#(fields)}}}"#)
         #expect(fcmRequest.notification == fcm.notification)

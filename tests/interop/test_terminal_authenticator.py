@@ -2,24 +2,31 @@
 with pexpect. A user gets an enrolment ticket from the Management API; `warden authenticator enroll TICKET_URL`
 enrols a STREAM device in a temp WARDEN_AUTHENTICATOR_HOME; `listen` shows a CIBA request started with
 auth0-python (requested_expiry ≤ 300: the push channel, SPEC §6.1) — binding message and money transfer — and
-asks `Approve? [y/n]`; the answer decides what the client's poll returns."""
+asks `Approve? [y/n]`; the answer decides what the client's poll returns. `code` prints the enrolment's TOTP
+code (SPEC §12 `otp`), checked against pyotp."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
 import stat
 import subprocess
+import time
+from urllib.parse import parse_qs, urlsplit
 
 import pexpect
+import pyotp
 import pytest
+import requests
 from auth0.authentication.exceptions import Auth0Error
 
 from cibalib import CibaApp, binding_message, check_tokens, ciba_app, transfer_details
 from guardianlib import NOTIFICATION_CATEGORY
-from terminallib import TIMEOUT, authenticator, device_env, enrol, expect_request, poll, spawn, start_ciba, ticket_url
-from wardenlib import default_binary, free_port, uid, wait_until
+from terminallib import (TIMEOUT, Device, authenticator, device_env, enrol, expect_request, poll, spawn, start_ciba,
+                         ticket_url)
+from wardenlib import HTTP_TIMEOUT, default_binary, free_port, uid, wait_until
 
 
 def answer_once(warden, app, device, details: list[dict], creditor: str, key: str, outcome: str) -> str:
@@ -180,6 +187,47 @@ def test_approve_and_deny_take_the_transaction_from_a_push_payload(warden, app, 
     assert again.returncode != 0, again
     assert again.stderr.strip().splitlines() == \
         [f"Error: Request {fields['apns']['txlnkid']}: already answered (on this or another device)"], again.stderr
+
+
+def otpauth_secret(url: str) -> str:
+    """The TOTP secret of a ticket, as an authenticator app scans it: from the `otpauth://` URI its page shows under
+    the QR code (SPEC §7.1)."""
+    page = requests.get(url, timeout=HTTP_TIMEOUT)
+    assert page.status_code == 200, page.text
+    uri = html.unescape(re.search(r"<code>(otpauth://[^<]+)</code>", page.text).group(1))
+    return parse_qs(urlsplit(uri).query)["secret"][0]
+
+
+def test_code_prints_the_current_totp_of_the_enrolment_as_pyotp_computes_it(warden, app, tmp_path):
+    """SPEC §12 `otp`: the enrolment keeps the §7.1 response's `totp`; `code` prints its current RFC 6238 code —
+    the one pyotp computes from the ticket page's otpauth URI — in a terminal as `account (issuer)  123 456  (N s
+    left)`, and with `--account ID --plain` as the bare digits."""
+    url = ticket_url(warden, app.user.user_id)
+    secret = otpauth_secret(url)
+    home = str(tmp_path / "device" / "authenticator")
+    device = Device(home=home, enroll_output=authenticator(warden, home, "enroll", url).stdout)
+    stored = device.enrollment()
+    assert stored["totp"] == {"secret": secret, "algorithm": "sha1", "digits": 6, "period": 30}, stored
+    totp = pyotp.TOTP(secret)
+
+    before = time.time()
+    plain = authenticator(warden, device, "code", "--account", stored["id"], "--plain").stdout
+    assert re.fullmatch(r"\d{6}\n", plain), plain
+    assert plain.strip() in {totp.at(before), totp.at(time.time())}, plain
+
+    before = time.time()
+    shown = spawn(warden, device, "code")
+    try:
+        shown.expect(r"(\S+) \(Warden\)  (\d{3}) (\d{3})  \((\d+) s left\)")
+        account, first, second, left = shown.match.groups()
+        after = time.time()
+        shown.expect(pexpect.EOF)
+    finally:
+        shown.close(force=True)
+    assert shown.exitstatus == 0, shown.before
+    assert account == app.user.user_id  # a ticket URL names no e-mail; the user id stands in
+    assert first + second in {totp.at(before), totp.at(after)}
+    assert 1 <= int(left) <= 30
 
 
 def test_the_demo_prints_a_one_command_enrolment_for_alice(tmp_path):

@@ -4,7 +4,9 @@ extension Authenticator {
     /// Enrolls this device from the QR code's URI (SPEC §7.1).
     ///
     /// Generates a device key, sends `POST {base_url}appliance-mfa/api/enroll` with
-    /// `Authorization: Ticket id="{enrollment_tx_id}"`, and saves the ``Enrollment`` and key in ``keyStore``.
+    /// `Authorization: Ticket id="{enrollment_tx_id}"`, and saves the ``Enrollment`` and key in ``keyStore``. The
+    /// enrollment keeps the response's `totp` (else the URI's `secret`, `algorithm`, `digits`, `period`), so
+    /// ``TOTPParameters/code(at:)`` can show the `otp` factor's codes (SPEC §12).
     ///
     /// - Parameters:
     ///   - uri: The `otpauth://` URI, as a string or parsed ``EnrollmentURI``.
@@ -31,6 +33,10 @@ extension Authenticator {
             pushCredentials: pushCredentials)
         enrollment.accountName = uri.accountName
         if enrollment.issuerLabel == nil { enrollment.issuerLabel = uri.issuer }
+        if enrollment.totp == nil, let secret = uri.secret {
+            enrollment.totp = TOTPParameters(
+                secret: secret, algorithm: uri.algorithm, digits: uri.digits, period: uri.period)
+        }
         try await keyStore.save(enrollment, key: key)
         return enrollment
     }

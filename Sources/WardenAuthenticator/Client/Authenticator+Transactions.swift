@@ -5,8 +5,9 @@ extension Authenticator {
     /// Fetches the consent of a notification's transaction (SPEC §7.3): `GET {issuer}rich-consents/{txlnkid}`
     /// with `Authorization: MFA-DPoP {txtkn}` and an `MFA-DPoP` proof signed by the device key.
     ///
-    /// - Throws: ``AuthenticatorError`` of kind ``AuthenticatorError/Kind/noConsent`` when the notification has
-    ///   no ``AuthenticationNotification/transactionLinkingID``; ``AuthenticatorError/Kind/enrollmentMismatch``
+    /// - Throws: ``AuthenticatorError`` of kind ``AuthenticatorError/Kind/noConsent`` for a sign-in request
+    ///   (``AuthenticationNotification/Kind/signIn``: no ``AuthenticationNotification/transactionLinkingID``; SPEC
+    ///   §12 uses no consent for it); ``AuthenticatorError/Kind/enrollmentMismatch``
     ///   when it was sent to another enrollment; ``AuthenticatorError/Kind/server`` with `consent_not_found`,
     ///   `invalid_token`, `transaction_expired` … from the server.
     public func fetchConsent(for notification: AuthenticationNotification, enrollment: Enrollment) async throws
@@ -14,7 +15,9 @@ extension Authenticator {
     {
         try checkAddressed(notification, to: enrollment)
         guard let consentID = notification.transactionLinkingID else {
-            throw AuthenticatorError(kind: .noConsent, detail: "the notification has no txlnkid")
+            throw AuthenticatorError(
+                kind: .noConsent,
+                detail: "a sign-in request (no txlnkid) has no consent to fetch; answer it with allow or reject")
         }
         return try await fetchConsent(
             id: consentID, transactionToken: notification.transactionToken, enrollment: enrollment)
@@ -35,7 +38,7 @@ extension Authenticator {
         return try decode(Consent.self, from: data, context: "consent")
     }
 
-    /// Approves a transaction (SPEC §7.4): `POST {issuer}appliance-mfa/api/resolve-transaction` with
+    /// Approves a transaction, a sign-in or a consent request alike (SPEC §7.4, §12): `POST {issuer}appliance-mfa/api/resolve-transaction` with
     /// `Authorization: Bearer {txtkn}` and a `challenge_response` with `auth0_guardian_accepted: true`.
     ///
     /// - Throws: ``AuthenticatorError`` with `login_transaction_not_found` when the request was already answered
@@ -44,7 +47,7 @@ extension Authenticator {
         try await resolve(notification, enrollment: enrollment, accepted: true, reason: nil)
     }
 
-    /// Rejects a transaction (SPEC §7.4), optionally with a reason (`auth0_guardian_reason`), e.g. `"hacked"`
+    /// Rejects a transaction, a sign-in or a consent request alike (SPEC §7.4, §12), optionally with a reason (`auth0_guardian_reason`), e.g. `"hacked"`
     /// when the user did not start the request.
     public func reject(_ notification: AuthenticationNotification, enrollment: Enrollment, reason: String? = nil)
         async throws
@@ -67,7 +70,7 @@ extension Authenticator {
         try await perform(request, expecting: [200, 204])
     }
 
-    /// The device's pending transactions (SPEC §7.5, a Warden extension): `GET
+    /// The device's pending transactions, sign-in and consent requests (SPEC §7.5, a Warden extension): `GET
     /// {issuer}appliance-mfa/api/device-accounts/{id}/transactions` with the device JWT. Use it when a push may
     /// have been lost, or as the delivery channel of a device without push. Entries that do not parse as SPEC
     /// §7.2 transactions are skipped.

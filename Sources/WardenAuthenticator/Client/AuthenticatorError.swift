@@ -23,8 +23,11 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
         public static let keyNotFound = Kind(rawValue: "key_not_found")
         /// The notification was sent to another enrollment than the one given.
         public static let enrollmentMismatch = Kind(rawValue: "enrollment_mismatch")
-        /// The notification has no consent id (`txlnkid`) to fetch.
+        /// The notification has no consent id (`txlnkid`) to fetch: a sign-in request (SPEC §12), which is
+        /// answered without a consent.
         public static let noConsent = Kind(rawValue: "no_consent")
+        /// The TOTP parameters cannot compute codes (not Base32, an unknown algorithm, digits or period).
+        public static let invalidTOTP = Kind(rawValue: "invalid_totp")
         /// Signing a JWT failed.
         public static let signing = Kind(rawValue: "signing")
         /// The key store could not read or write.

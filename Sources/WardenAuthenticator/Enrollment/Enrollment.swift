@@ -1,4 +1,5 @@
 public import Foundation
+public import WardenWire
 
 /// An enrolled device account: what a device keeps after `Authenticator.enroll(uri:identifier:name:pushCredentials:)`
 /// (SPEC §7.1), alongside its ``DeviceKey`` in a ``KeyStore``.
@@ -65,19 +66,20 @@ public struct Enrollment: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
-/// The TOTP parameters of an enrollment (SPEC §7.1 `totp`).
+/// The TOTP parameters of an enrollment (SPEC §7.1 `totp`): what ``code(at:)`` computes the `otp` factor's
+/// codes from (SPEC §12).
 public struct TOTPParameters: Sendable, Hashable, Codable {
     /// The shared secret, Base32.
     public var secret: String
     /// The HMAC algorithm, `sha1`.
-    public var algorithm: String
+    public var algorithm: TOTPAlgorithm
     /// The number of digits, 6.
     public var digits: Int
     /// The period in seconds, 30.
     public var period: Int
 
     /// Creates TOTP parameters.
-    public init(secret: String, algorithm: String = "sha1", digits: Int = 6, period: Int = 30) {
+    public init(secret: String, algorithm: TOTPAlgorithm = .sha1, digits: Int = 6, period: Int = 30) {
         self.secret = secret
         self.algorithm = algorithm
         self.digits = digits
@@ -92,7 +94,7 @@ public struct TOTPParameters: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         secret = try container.decode(String.self, forKey: .secret)
-        algorithm = try container.decodeIfPresent(String.self, forKey: .algorithm) ?? "sha1"
+        algorithm = try container.decodeIfPresent(TOTPAlgorithm.self, forKey: .algorithm) ?? .sha1
         digits = try container.decodeIfPresent(Int.self, forKey: .digits) ?? 6
         period = try container.decodeIfPresent(Int.self, forKey: .period) ?? 30
     }

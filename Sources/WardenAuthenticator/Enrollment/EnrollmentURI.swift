@@ -1,4 +1,5 @@
 public import Foundation
+public import WardenWire
 
 /// The `otpauth://` URI in the enrollment QR code (SPEC §7.1):
 /// `otpauth://totp/{issuer label}:{user email}?secret=…&enrollment_tx_id=…&issuer=…&id=…&base_url=…
@@ -19,7 +20,7 @@ public struct EnrollmentURI: Sendable, Hashable {
     /// The TOTP secret (`secret`, Base32), when present.
     public var secret: String?
     /// The TOTP algorithm (`algorithm`, default `sha1`).
-    public var algorithm: String
+    public var algorithm: TOTPAlgorithm
     /// The TOTP digits (`digits`, default 6).
     public var digits: Int
     /// The TOTP period in seconds (`period`, default 30).
@@ -56,7 +57,7 @@ public struct EnrollmentURI: Sendable, Hashable {
         }
         enrollmentID = query["id"].flatMap { $0.isEmpty ? nil : $0 }
         secret = query["secret"].flatMap { $0.isEmpty ? nil : $0 }
-        algorithm = query["algorithm"]?.lowercased() ?? "sha1"
+        algorithm = query["algorithm"].map(TOTPAlgorithm.init) ?? .sha1
         digits = query["digits"].flatMap(Int.init) ?? 6
         period = query["period"].flatMap(Int.init) ?? 30
         counter = query["counter"].flatMap(Int.init)

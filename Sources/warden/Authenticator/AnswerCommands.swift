@@ -5,7 +5,7 @@ import WardenCore
 import WardenWire
 
 extension AuthenticatorCommand {
-    /// `warden authenticator approve [CNS_ID | --notification JSON]`.
+    /// `warden authenticator approve [CNS_ID | sign-in | --notification JSON]`.
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Approve a pending request (shown first).",
@@ -18,7 +18,7 @@ extension AuthenticatorCommand {
         }
     }
 
-    /// `warden authenticator deny [--reason R] [CNS_ID | --notification JSON]`.
+    /// `warden authenticator deny [--reason R] [CNS_ID | sign-in | --notification JSON]`.
     struct Deny: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Deny a pending request (shown first).",
@@ -33,11 +33,17 @@ extension AuthenticatorCommand {
     }
 }
 
-/// Which transaction `approve` and `deny` answer: the only pending one, the pending one with a consent id, or
-/// the one a notification payload carries.
+/// Which transaction `approve` and `deny` answer: the only pending one, the pending one with a consent id, the
+/// only pending sign-in request (SPEC §12), or the one a notification payload carries.
 struct AnswerOptions: ParsableArguments {
-    @Argument(help: "The consent id (cns_…, see `list`) of the request; needed when several are pending.")
-    var consentID: String?
+    /// The argument naming the pending sign-in request, which has no consent id.
+    static let signIn = "sign-in"
+
+    @Argument(
+        help: """
+            The consent id (cns_…, see `list`) of the request, or `sign-in` for the pending sign-in request; needed             when several requests are pending.
+            """)
+    var request: String?
     @Option(
         help: """
             A notification payload instead of a pending request: a stream or webhook body, an APNs userInfo, an \
@@ -46,25 +52,28 @@ struct AnswerOptions: ParsableArguments {
     var notification: String?
 
     func validate() throws {
-        if consentID != nil && notification != nil {
-            throw ValidationError("give a consent id or --notification, not both")
+        if request != nil && notification != nil {
+            throw ValidationError("give a request (consent id or sign-in) or --notification, not both")
         }
     }
 
     static func discussion(command: String) -> String {
         """
         Without arguments answers the only pending request of this terminal's enrolments; with a consent id, \
-        that request. With --notification, the transaction in a push payload (as a push provider delivered it).
+        that request; with `sign-in`, the only pending sign-in request (a sign-in to an application that asks \
+        this device as its second factor; it has no consent id). With --notification, the transaction in a push \
+        payload (as a push provider delivered it). The request is shown first.
 
         Examples:
           warden authenticator \(command)
           warden authenticator \(command) cns_8f2k…
+          warden authenticator \(command) sign-in
           warden authenticator \(command) --notification @push.json
           warden authenticator \(command) --notification - < push.json
         """
     }
 
-    /// Finds the transaction, shows its consent, and answers it.
+    /// Finds the transaction, shows it (with its consent, for a consent request), and answers it.
     func answer(approve: Bool, reason: String?) async throws {
         let (authenticator, enrollments) = try await AuthenticatorHome().enrolledAuthenticator()
         let (enrollment, transaction) = try await target(authenticator, enrollments)
@@ -99,19 +108,24 @@ struct AnswerOptions: ParsableArguments {
                 failures.append("\(enrollment.id): \(TransactionDesk.describe(error))")
             }
         }
-        if let consentID {
-            pending = pending.filter { $0.transaction.notification.transactionLinkingID == consentID }
+        if let request {
+            pending = pending.filter {
+                request == Self.signIn
+                    ? $0.transaction.notification.kind == .signIn
+                    : $0.transaction.notification.transactionLinkingID == request
+            }
         }
         switch pending.count {
         case 1:
             return pending[0]
         case 0:
-            let what = consentID.map { "no pending request \($0)" } ?? "no pending request"
+            let what = request.map { "no pending request \($0)" } ?? "no pending request"
             throw AuthenticatorCLIError(([what] + failures).joined(separator: "; "))
         default:
-            let ids = pending.map { $0.transaction.notification.transactionLinkingID ?? "?" }
+            let ids = pending.map { $0.transaction.notification.transactionLinkingID ?? Self.signIn }
             throw AuthenticatorCLIError(
-                "\(pending.count) requests are pending (\(ids.joined(separator: ", "))); name one by its consent id")
+                "\(pending.count) requests are pending (\(ids.joined(separator: ", "))); name one by its consent id, "
+                    + "or answer them one by one with `warden authenticator listen`")
         }
     }
 

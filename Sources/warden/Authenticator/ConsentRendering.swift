@@ -10,7 +10,8 @@ import WardenWire
 /// control and bidirectional-formatting characters cannot move the cursor, start a line or reorder what the
 /// user approves.
 enum ConsentRendering {
-    /// The lines for `consent`; `client` is the push's alert title (the client's name), when the payload had one.
+    /// The lines for `consent`; `client` is the client's name from the push's alert title
+    /// (``AuthenticationNotification/clientName``), when the payload had one.
     static func lines(consent: Consent, client: String?, account: String?) -> [String] {
         let details = consent.requestedDetails
         var header: [(label: String, value: String)] = []

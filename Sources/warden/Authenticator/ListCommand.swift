@@ -10,7 +10,8 @@ extension AuthenticatorCommand {
             abstract: "Show this terminal's enrolments and the requests waiting for each.",
             discussion: """
                 Each pending request is listed with its consent id (cns_…), which `approve` and `deny` accept, \
-                and its binding message.
+                and its binding message; a sign-in request (no consent id: `approve sign-in` answers it) with \
+                the sign-in it asks to approve.
 
                 Example:
                   warden authenticator list
@@ -38,13 +39,14 @@ extension AuthenticatorCommand {
             }
         }
 
-        /// `cns_…  started …  "binding message"`, or the reason the consent could not be read.
+        /// `cns_…  started …  "binding message"` (or the reason the consent could not be read), or
+        /// `sign-in  started …  Sign in to … from …?`.
         private func summary(
             _ notification: AuthenticationNotification, enrollment: Enrollment, _ authenticator: Authenticator
         ) async -> String {
             let started = notification.startedAt.formatted(.iso8601)
-            let head = "\(notification.transactionLinkingID ?? "(no consent id)")  started \(started)"
-            guard notification.transactionLinkingID != nil else { return head }
+            let head = "\(notification.transactionLinkingID ?? AnswerOptions.signIn)  started \(started)"
+            guard notification.kind == .consent else { return head + "  " + SignInRendering.question(notification) }
             do {
                 let consent = try await authenticator.fetchConsent(for: notification, enrollment: enrollment)
                 let message = consent.requestedDetails.bindingMessage.map(DisplayText.clean) ?? ""

@@ -10,9 +10,10 @@ extension AuthenticatorCommand {
             abstract: "Wait for requests, show each one and ask whether to approve it.",
             discussion: """
                 Opens a WebSocket to the server for every enrolment (reconnecting with backoff when it drops). \
-                Requests still pending arrive first. Each one is shown — client, binding message, API, scopes \
-                and authorization details — followed by `Approve? [y/n]`; the answer is signed with the device \
-                key. A request answered on another device or expired in the meantime is reported in one line \
+                Requests still pending arrive first. Each one is shown — a CIBA request with its client, binding \
+                message, API, scopes and authorization details; a sign-in that asks this device as its second \
+                factor as "Sign in to CLIENT from BROWSER on OS, LOCATION?" — followed by `Approve? [y/n]`; the \
+                answer is signed with the device key. A request answered on another device or expired in the meantime is reported in one line \
                 and skipped. Ctrl-C stops listening.
 
                 Examples:

@@ -3,13 +3,11 @@ import WardenAuthenticator
 import WardenCore
 import WardenWire
 
-/// A transaction as it arrived, with the requesting client's name when the payload carried it (the push's
-/// `aps.alert.title`, SPEC §7.2).
+/// A transaction as it arrived: a sign-in request or a consent request (SPEC §7.2, §12).
 struct IncomingTransaction: Sendable {
     var notification: AuthenticationNotification
-    var client: String?
 
-    /// A transaction without a title, e.g. from the pending list (SPEC §7.5).
+    /// A transaction from the pending list (SPEC §7.5).
     init(_ notification: AuthenticationNotification) {
         self.notification = notification
     }
@@ -18,37 +16,39 @@ struct IncomingTransaction: Sendable {
     /// `userInfo`, an FCM data map, a bare SPEC §7.2 field set — also when wrapped in an FCM HTTP v1 send request
     /// (`{"message": {"data": {…}}}`).
     init?(payload: JSONValue) {
-        let unwrapped = payload["message"]?["data"] ?? payload
-        guard let notification = AuthenticationNotification(payload: unwrapped) else { return nil }
+        guard let notification = AuthenticationNotification(payload: payload["message"]?["data"] ?? payload) else {
+            return nil
+        }
         self.notification = notification
-        client = unwrapped["aps"]?["alert"]?["title"]?.stringValue
     }
 
-    /// How messages name this transaction: its consent id, else its start time.
+    /// How messages name this transaction: its consent id, or that it is a sign-in request and when it started.
     var label: String {
-        "Request " + (notification.transactionLinkingID ?? "started \(notification.startedAt)")
+        guard let consentID = notification.transactionLinkingID else {
+            return "Sign-in request started \(notification.startedAt.formatted(.iso8601))"
+        }
+        return "Request \(consentID)"
     }
 }
 
-/// Shows a transaction's consent on the terminal and answers it, for `listen`, `approve` and `deny`.
+/// Shows a transaction on the terminal and answers it, for `listen`, `approve` and `deny`.
 struct TransactionDesk: Sendable {
     let authenticator: Authenticator
 
-    /// Fetches the consent (SPEC §7.3) and prints it; a transaction without a consent id shows what its payload
-    /// carried.
+    /// Prints a sign-in request as its payload describes it (``SignInRendering``), or fetches a consent
+    /// request's consent (SPEC §7.3) and prints that (``ConsentRendering``).
     func show(_ transaction: IncomingTransaction, enrollment: Enrollment) async throws {
         let notification = transaction.notification
-        let consent =
-            notification.transactionLinkingID == nil
-            ? Consent(
-                id: "", requestedDetails: ConsentRequestedDetails(bindingMessage: notification.bindingMessage),
-                createdAt: "", expiresAt: "")
-            : try await authenticator.fetchConsent(for: notification, enrollment: enrollment)
         let account = enrollment.userDescription + " at " + enrollment.issuer
-        Screen.write(
-            "\n"
-                + ConsentRendering.lines(consent: consent, client: transaction.client, account: account)
-                .joined(separator: "\n") + "\n")
+        let lines: [String]
+        switch notification.kind {
+        case .signIn:
+            lines = SignInRendering.lines(notification, account: account)
+        case .consent:
+            let consent = try await authenticator.fetchConsent(for: notification, enrollment: enrollment)
+            lines = ConsentRendering.lines(consent: consent, client: notification.clientName, account: account)
+        }
+        Screen.write("\n" + lines.joined(separator: "\n") + "\n")
     }
 
     /// Approves or denies (SPEC §7.4) and prints the outcome.
