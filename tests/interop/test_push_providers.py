@@ -21,6 +21,8 @@ import requests
 
 from cibalib import binding_message, check_tokens, ciba_app, transfer_details
 from guardianlib import WebhookReceiver, logs_of, push_node, wait_for_log
+from mfalib import Browser, mfa_settings
+from pkcelib import create_public_client, fake_callback
 from terminallib import Device, authenticator, poll, start_ciba, ticket_url
 from wardenlib import HTTP_TIMEOUT, default_binary, expect_status, free_port, json_of, uid, wait_until
 
@@ -144,3 +146,32 @@ def test_a_dead_apns_token_disables_push_but_the_device_still_answers(node, fake
     assert message in approved and "Approved." in approved, approved
     check_tokens(node, app, poll(node, app, auth_req_id), details=details)
     assert not logs_of(node, "gd_send_pn", app.user.user_id)
+
+
+@pytest.mark.parametrize("service", ["APNS", "FCM"])
+def test_a_sign_in_push_through_the_provider_is_approved_with_the_sdk(node, fakes, tmp_path, service):
+    """SPEC §12: the sign-in push goes out through APNs and FCM too — no `txlnkid`, the browser as `s` (a JSON
+    string in FCM's data), APNs alert "Warden: sign in" / "Sign in to {client}" — and the SDK approves it from the
+    payload as the provider delivered it, without a consent; the waiting page then continues to the client."""
+    app = ciba_app(node)
+    token = secrets.token_hex(32)
+    device = enrol(node, app, tmp_path, service, token)
+    redirect_uri = fake_callback()
+    client = create_public_client(node, [redirect_uri], name=f"Sign-in {service} app")
+    with mfa_settings(node, policy=["all-applications"], factors=("push-notification",)):
+        browser = Browser(node)
+        step = browser.sign_in(client["client_id"], redirect_uri, app.user.email, app.user.password)
+        assert step.path.endswith("/u/mfa/push"), step.response.url
+        record = wait_until(lambda: fakes.received(token), timeout=10, what=f"the {service} sign-in push")
+        body = record["body"]
+        if service == "APNS":
+            assert body["aps"]["alert"] == {"title": "Warden: sign in", "body": f"Sign in to {client['name']}"}, body
+            payload, fields, source = body, body["mfa"], body["mfa"]["s"]
+        else:
+            payload = fields = body["message"]["data"]
+            source = json.loads(fields["s"])
+        assert "txlnkid" not in fields and source["b"]["n"] == "Chrome", fields
+        approved = authenticator(node, device, "approve", "--notification", json.dumps(payload)).stdout
+        assert "Approved." in approved, approved
+        done = browser.reload(step)
+        assert done.callback and "code" in done.callback, done.response.url
