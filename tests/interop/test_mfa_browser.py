@@ -2,7 +2,8 @@
 `all-applications`: a new user signs in, gets the enrolment page, whose QR code (decoded by zxing-cpp) the suite's
 Python device (guardianlib, SPEC §7) enrols with; the page notices by itself, shows the recovery code once, and
 "I have saved it" lands on the callback; the ID token (checked by authlib over the JWKS) says `amr` `pwd`+`mfa`.
-The next sign-in (`prompt=login`) gets a sign-in push, which the device approves: the waiting page continues by itself.
+The next sign-in (`prompt=login`) gets a sign-in push, which the device approves: the waiting page continues by itself;
+one it rejects ends in `access_denied`; a code computed by pyotp, typed into the code page, signs in.
 
 Screenshots of the MFA pages go to docs/screenshots/mfa-*-phone.png when WARDEN_UPDATE_SCREENSHOTS=1.
 """
@@ -16,6 +17,7 @@ import sys
 import time
 from urllib.parse import parse_qs, urlsplit
 
+import pyotp
 import pytest
 import requests
 from authlib.jose import JsonWebKey, jwt
@@ -25,7 +27,7 @@ from mfalib import MULTI_FACTOR_ACR, mfa_settings
 from pkcelib import authorize_url, code_exchange, create_public_client, create_user, new_verifier
 from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the fixture)
 from test_guardian_ticket import decode_qr
-from wardenlib import HTTP_TIMEOUT, default_binary, describe, expect_status, json_of
+from wardenlib import HTTP_TIMEOUT, default_binary, expect_status, json_of, wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -127,9 +129,25 @@ def test_enrol_by_qr_code_then_approve_a_sign_in_push(browser, node, receiver, t
         claims = verified_claims(node, json_of(expect_status(r, 200))["id_token"])
         assert claims["amr"] == ["pwd", "mfa"], claims
 
-        # the code page, as it looks on a phone
+        # a push rejected on the device: the waiting page ends the sign-in with access_denied
         sign_in(prompt="login")
+        wait.until(lambda d: urlsplit(d.current_url).path == "/u/mfa/push")
+        push = wait_until(lambda: [p for p in receiver.pushes(device.id) if p.challenge != push.challenge][-1:],
+                          what="the second sign-in push")[0]
+        assert device.resolve(push.txtkn, push.challenge, False).status_code == 204
+        wait.until(lambda d: d.current_url.startswith(callback))
+        params = {k: v[0] for k, v in parse_qs(urlsplit(browser.current_url).query).items()}
+        assert params == {"error": "access_denied", "error_description": "MFA Authorization rejected.",
+                          "state": "s"}, params
+
+        # "Enter a code instead": a pyotp code typed into the code page signs in
+        verifier = sign_in(prompt="login")
         wait.until(lambda d: urlsplit(d.current_url).path == "/u/mfa/push")
         browser.find_element(By.LINK_TEXT, "Enter a code instead").click()
         wait.until(lambda d: urlsplit(d.current_url).path == "/u/mfa/otp")
         screenshot(browser, "code", tmp_path)
+        browser.find_element(By.ID, "code").send_keys(pyotp.TOTP(query["secret"]).now())
+        browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: d.current_url.startswith(callback))
+        r = code_exchange(node, client["client_id"], landed_code(browser, callback), verifier, callback)
+        assert verified_claims(node, json_of(expect_status(r, 200))["id_token"])["amr"] == ["pwd", "mfa"]
