@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from cibalib import ciba_app, poll, start_request
+from guardianlib import enrolled_device
 from pkcelib import User, create_user, hosted_login, parse_page
 from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, uid, wait_until
 
@@ -418,9 +419,18 @@ def test_the_users_page_searches_pages_creates_blocks_assigns_roles_and_resets_m
     expect_status(submit(browser, warden, f"{user_path}/roles/{role['id']}/remove", {"csrf": csrf}), 303)
     assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/roles")) == []
 
+    # Enrolments: the page lists what GET /users/{id}/enrollments answers; "Reset MFA" deletes them as
+    # DELETE /users/{id}/authenticators does.
+    enrolled_device(warden, made["user_id"], push_token="", name="Console phone")
+    listed = json_of(expect_status(warden.mgmt("GET", f"users/{made['user_id']}/enrollments"), 200))
+    html = page(browser, warden, user_path).text
+    shown = re.findall(r'<td data-label="Id"><code>([^<]+)</code>', html)
+    assert shown == [e["id"] for e in listed] and len(shown) == 1 and "Console phone" in html, (shown, listed)
     r = submit(browser, warden, f"{user_path}/reset-mfa", {"csrf": csrf})
     assert r.status_code == 303 and r.headers["Location"].endswith("?done=reset"), describe(r)
-    assert "Every authenticator and the recovery code" in page(browser, warden, user_path + "?done=reset").text
+    html = page(browser, warden, user_path + "?done=reset").text
+    assert "Every authenticator and the recovery code" in html and "No enrolment." in html
+    assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/enrollments")) == []
     assert ("sapi", "Delete a user's authenticators") in console_changes(warden, admin, 11)
     changes = console_changes(warden, admin, 11)
     assert ("fapi", "Create a User") in changes and ("sapi", "Create a User") in changes, changes
