@@ -187,6 +187,13 @@ def test_the_logs_page_filters_newest_first_follows_and_escapes(warden: Warden):
     assert rows[0][0] >= rows[1][0] >= rows[2][0], rows
     assert "<img src=x" not in r.text and "&lt;img src=x" in r.text, "client name not escaped"
     assert 'http-equiv="refresh"' not in r.text
+    # Paged by page/per_page with Previous/Next links that keep the filter.
+    r = page(browser, warden, f"admin/logs?client_id={client['client_id']}&per_page=2")
+    assert r.text.count('<td data-label="Date">') == 2 and 'rel="prev"' not in r.text
+    nxt = unescape(re.search(r'<a href="([^"]+)" rel="next">Next', r.text).group(1))
+    assert f"client_id={client['client_id']}" in nxt and "page=1" in nxt and "per_page=2" in nxt, nxt
+    r = page(browser, warden, nxt.lstrip("/"))
+    assert r.text.count('<td data-label="Date">') == 1 and 'rel="prev">← Previous' in r.text
 
     r = page(browser, warden, f"admin/logs?type=fp&user_id={target.user_id}&follow=1")
     assert "No events match." in r.text and 'http-equiv="refresh" content="5"' in r.text, r.text[-800:]
