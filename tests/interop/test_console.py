@@ -438,6 +438,9 @@ def test_the_users_page_searches_pages_creates_blocks_assigns_roles_and_resets_m
     html = page(browser, warden, user_path + "?done=reset").text
     assert "Every authenticator and the recovery code" in html and "No enrolment." in html
     assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/enrollments")) == []
+    unenrolled = wait_until(lambda: json_of(warden.mgmt("GET", "logs", params={
+        "q": f'type:gd_unenroll AND user_id:"{made["user_id"]}"'})), timeout=5, what="the gd_unenroll event")
+    assert unenrolled[0]["client_id"] == "warden-console" and "admin console" in unenrolled[0]["description"]
     assert ("sapi", "Delete a user's authenticators") in console_changes(warden, admin, 11)
     changes = console_changes(warden, admin, 11)
     assert ("fapi", "Create a User") in changes and ("sapi", "Create a User") in changes, changes

@@ -211,7 +211,7 @@ extension ConsoleController {
             await change(request, context, "Delete a user's authenticators") { _ in
                 let user = try await userRecord(context).user
                 try await MFAController(runtime: runtime).resetAuthenticators(
-                    userID: user.userID, clientID: Bootstrap.consoleClientID)
+                    userID: user.userID, clientID: Bootstrap.consoleClientID, through: "the admin console")
                 return userPath(user.userID) + "?done=reset"
             }
         }
