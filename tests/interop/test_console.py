@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from cibalib import ciba_app, poll, start_request
+from guardianlib import enrolled_device
 from pkcelib import User, create_user, hosted_login, parse_page
 from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, uid, wait_until
 
@@ -186,6 +187,13 @@ def test_the_logs_page_filters_newest_first_follows_and_escapes(warden: Warden):
     assert rows[0][0] >= rows[1][0] >= rows[2][0], rows
     assert "<img src=x" not in r.text and "&lt;img src=x" in r.text, "client name not escaped"
     assert 'http-equiv="refresh"' not in r.text
+    # Paged by page/per_page with Previous/Next links that keep the filter.
+    r = page(browser, warden, f"admin/logs?client_id={client['client_id']}&per_page=2")
+    assert r.text.count('<td data-label="Date">') == 2 and 'rel="prev"' not in r.text
+    nxt = unescape(re.search(r'<a href="([^"]+)" rel="next">Next', r.text).group(1))
+    assert f"client_id={client['client_id']}" in nxt and "page=1" in nxt and "per_page=2" in nxt, nxt
+    r = page(browser, warden, nxt.lstrip("/"))
+    assert r.text.count('<td data-label="Date">') == 1 and 'rel="prev">← Previous' in r.text
 
     r = page(browser, warden, f"admin/logs?type=fp&user_id={target.user_id}&follow=1")
     assert "No events match." in r.text and 'http-equiv="refresh" content="5"' in r.text, r.text[-800:]
@@ -418,9 +426,21 @@ def test_the_users_page_searches_pages_creates_blocks_assigns_roles_and_resets_m
     expect_status(submit(browser, warden, f"{user_path}/roles/{role['id']}/remove", {"csrf": csrf}), 303)
     assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/roles")) == []
 
+    # Enrolments: the page lists what GET /users/{id}/enrollments answers; "Reset MFA" deletes them as
+    # DELETE /users/{id}/authenticators does.
+    enrolled_device(warden, made["user_id"], push_token="", name="Console phone")
+    listed = json_of(expect_status(warden.mgmt("GET", f"users/{made['user_id']}/enrollments"), 200))
+    html = page(browser, warden, user_path).text
+    shown = re.findall(r'<td data-label="Id"><code>([^<]+)</code>', html)
+    assert shown == [e["id"] for e in listed] and len(shown) == 1 and "Console phone" in html, (shown, listed)
     r = submit(browser, warden, f"{user_path}/reset-mfa", {"csrf": csrf})
     assert r.status_code == 303 and r.headers["Location"].endswith("?done=reset"), describe(r)
-    assert "Every authenticator and the recovery code" in page(browser, warden, user_path + "?done=reset").text
+    html = page(browser, warden, user_path + "?done=reset").text
+    assert "Every authenticator and the recovery code" in html and "No enrolment." in html
+    assert json_of(warden.mgmt("GET", f"users/{made['user_id']}/enrollments")) == []
+    unenrolled = wait_until(lambda: json_of(warden.mgmt("GET", "logs", params={
+        "q": f'type:gd_unenroll AND user_id:"{made["user_id"]}"'})), timeout=5, what="the gd_unenroll event")
+    assert unenrolled[0]["client_id"] == "warden-console" and "admin console" in unenrolled[0]["description"]
     assert ("sapi", "Delete a user's authenticators") in console_changes(warden, admin, 11)
     changes = console_changes(warden, admin, 11)
     assert ("fapi", "Create a User") in changes and ("sapi", "Create a User") in changes, changes

@@ -52,6 +52,15 @@ return [...document.querySelectorAll('input:not([type=hidden]),select,textarea,b
 """
 
 
+# The elements that reach past the right edge of the screen or whose text overflows them, for the message of a
+# page too wide.
+WIDE_JS = """
+return [...document.querySelectorAll('body *')].filter(e=>e.getBoundingClientRect().right>innerWidth+0.5
+  ||e.scrollWidth>e.clientWidth+1&&getComputedStyle(e).overflowX==='visible')
+  .map(e=>e.tagName+'.'+e.className+' '+e.textContent.trim().slice(0,30)).slice(-6);
+"""
+
+
 def set_size(driver, size: tuple[int, int]) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": size[0], "height": size[1], "deviceScaleFactor": 1 if size == DESKTOP else 2,
@@ -63,7 +72,7 @@ def check_page(driver, name: str, size: tuple[int, int], tmp_path) -> None:
 
     assert driver.find_element(By.TAG_NAME, "h1").text, f"{name}: no heading"
     width = driver.execute_script("return document.documentElement.scrollWidth")
-    assert width <= size[0], f"{name} is {width}px wide at {size[0]}px"
+    assert width <= size[0], f"{name} is {width}px wide at {size[0]}px: " + str(driver.execute_script(WIDE_JS))
     assert driver.execute_script(UNLABELLED_JS) == [], f"{name}: unlabelled controls"
     assert driver.execute_script(CONTRAST_JS) == [], f"{name}: text below 4.5:1 contrast"
     for chart in driver.find_elements(By.CSS_SELECTOR, "svg[role=img]"):

@@ -122,7 +122,7 @@ extension ConsoleController {
                 request, context, "Create a resource server", current: "APIs",
                 refused: { chrome, form, error in
                     try await apisPage(
-                        request, chrome: chrome, form: create.filled(create.typed { form[$0] }).refused(error))
+                        request, chrome: chrome, form: create.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 let server = try await servers.create(create.body { form[$0] })
@@ -135,7 +135,7 @@ extension ConsoleController {
                 let notices = ["created": "The API was created.", "saved": "The API was saved."]
                 return try await apiPage(
                     try await changeableAPI(context, servers), chrome: chrome,
-                    notice: request.uri.queryParameters["done"].flatMap { notices[String($0)] })
+                    notice: ConsolePages.notice(request, notices))
             }
         }
         admin.post("apis/:id") { request, context in
@@ -145,7 +145,7 @@ extension ConsoleController {
                 refused: { chrome, form, error in
                     try await apiPage(
                         try await changeableAPI(context, servers), chrome: chrome,
-                        form: edit.filled(edit.typed { form[$0] }).refused(error))
+                        form: edit.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 var server = try await changeableAPI(context, servers)
@@ -164,12 +164,8 @@ extension ConsoleController {
     private func changeableAPI(
         _ context: WardenRequestContext, _ servers: ResourceServersController
     ) async throws -> ResourceServer {
-        do {
-            return try servers.changeable(try await servers.server(id: ManagementRequest.parameter("id", of: context)))
-        } catch let error as ManagementError {
-            throw ErrorPage(
-                title: "Not available", message: error.message, advice: "Go back to \(base)apis.",
-                status: .init(code: error.statusCode))
+        try await shown {
+            try servers.changeable(try await servers.server(id: ManagementRequest.parameter("id", of: context)))
         }
     }
 

@@ -95,7 +95,10 @@ struct ConsoleApplicationPage: Page {
                     .checkboxes(ConsoleField.options(ClientsController.grantTypes.map(\.rawValue)))),
                 ConsoleField(
                     "token_endpoint_auth_method", "Token endpoint authentication",
-                    .select(ConsoleField.options(ClientsController.authMethods.map(\.rawValue))),
+                    .select(
+                        ConsoleField.options(ClientsController.authMethods.map(\.rawValue)) + [
+                            .init(value: "", label: "private_key_jwt (keys registered through the Management API)")
+                        ]),
                     hint: "none for public clients (PKCE); a secret method gets a secret, shown once."),
             ]),
         .init(
@@ -229,7 +232,7 @@ extension ConsoleController {
                 request, context, "Create a client", current: "Applications",
                 refused: { chrome, form, error in
                     try await applicationsPage(
-                        request, chrome: chrome, form: create.filled(create.typed { form[$0] }).refused(error))
+                        request, chrome: chrome, form: create.again({ form[$0] }, refused: error))
                 }
             ) { form, chrome in
                 let (client, secret) = try await clientsAPI.create(create.body { form[$0] })
@@ -245,7 +248,7 @@ extension ConsoleController {
                 let notices = ["saved": "The application was saved.", "granted": "The client grants were saved."]
                 return try await applicationPage(
                     try await clientRecord(context), chrome: chrome,
-                    notice: request.uri.queryParameters["done"].flatMap { notices[String($0)] })
+                    notice: ConsolePages.notice(request, notices))
             }
         }
         admin.post("applications/:id") { request, context in
@@ -255,7 +258,7 @@ extension ConsoleController {
                 refused: { chrome, form, error in
                     try await applicationPage(
                         try await clientRecord(context), chrome: chrome,
-                        form: edit.filled(edit.typed { form[$0] }).refused(error))
+                        form: edit.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 var record = try clientsAPI.changeable(try await clientRecord(context))
@@ -287,7 +290,7 @@ extension ConsoleController {
                     let grant = ConsoleApplicationPage.grantForm(apis)
                     return try await applicationPage(
                         try await clientRecord(context), chrome: chrome,
-                        grantForm: grant.filled(grant.typed { form[$0] }).refused(error))
+                        grantForm: grant.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 let record = try await clientRecord(context)
@@ -305,21 +308,20 @@ extension ConsoleController {
                 guard let grant = try await runtime.store.clientGrant(id: id),
                     grant.clientID == record.client.clientID,
                     try await runtime.store.deleteClientGrant(id: id)
-                else { throw ConsolePages.notFound(base: base, ClientGrantsController.notFound) }
+                else { throw ConsolePages.refused(base: base, ClientGrantsController.notFound) }
                 try await runtime.tenantChanged()
                 return applicationPath(record.client.clientID) + "?done=granted"
             }
         }
     }
 
+    /// The console address of an application's page.
     func applicationPath(_ clientID: String) -> String {
         base + "applications/" + Self.pathSegment(clientID)
     }
 
     private func clientRecord(_ context: WardenRequestContext) async throws -> ClientRecord {
-        guard let record = try await runtime.store.client(id: try ManagementRequest.parameter("id", of: context))
-        else { throw ConsolePages.notFound(base: base, ClientsController.notFound) }
-        return record
+        try await shown { try await clientsAPI.record(id: ManagementRequest.parameter("id", of: context)) }
     }
 
     /// The APIs a client may be granted: all but the system API.

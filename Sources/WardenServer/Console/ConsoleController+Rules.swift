@@ -104,14 +104,14 @@ extension ConsoleController {
                 ]
                 return try await rulesPage(
                     chrome: chrome, form: form.filled(["action": PostLoginRuleAction.deny.rawValue, "enabled": "on"]),
-                    notice: request.uri.queryParameters["done"].flatMap { notices[String($0)] })
+                    notice: ConsolePages.notice(request, notices))
             }
         }
         admin.post("rules") { request, context in
             await submit(
                 request, context, "Create a post-login rule", current: "Rules",
                 refused: { chrome, typed, error in
-                    try await rulesPage(chrome: chrome, form: form.filled(form.typed { typed[$0] }).refused(error))
+                    try await rulesPage(chrome: chrome, form: form.again({ typed[$0] }, refused: error))
                 }
             ) { typed, _ in
                 _ = try await rules.create(form.body { typed[$0] })
@@ -130,7 +130,7 @@ extension ConsoleController {
                 refused: { chrome, typed, error in
                     rulePage(
                         try await consoleRule(context, rules), chrome: chrome,
-                        form: form.filled(form.typed { typed[$0] }).refused(error))
+                        form: form.again({ typed[$0] }, refused: error))
                 }
             ) { typed, _ in
                 var rule = try await consoleRule(context, rules)
@@ -149,7 +149,7 @@ extension ConsoleController {
             await change(request, context, "Delete a post-login rule") { _ in
                 let rule = try await consoleRule(context, rules)
                 guard try await runtime.store.deletePostLoginRule(id: rule.id) else {
-                    throw ConsolePages.notFound(base: base, PostLoginRulesController.notFound)
+                    throw ConsolePages.refused(base: base, PostLoginRulesController.notFound)
                 }
                 return base + "rules?done=deleted"
             }
@@ -159,11 +159,7 @@ extension ConsoleController {
     private func consoleRule(
         _ context: WardenRequestContext, _ rules: PostLoginRulesController
     ) async throws -> PostLoginRule {
-        do {
-            return try await rules.rule(id: ManagementRequest.parameter("id", of: context))
-        } catch let error as ManagementError {
-            throw ConsolePages.notFound(base: base, error)
-        }
+        try await shown { try await rules.rule(id: ManagementRequest.parameter("id", of: context)) }
     }
 
     private func rulesPage(chrome: ConsoleChrome, form: ConsoleForm, notice: String? = nil) async throws

@@ -77,7 +77,6 @@ struct ConsoleUserPage: Page {
     var title: String
     var chrome: ConsoleChrome
     var path: String
-    var userID: String
     var blocked: Bool
     var details: [Detail]
     var roles: [Role]
@@ -165,8 +164,8 @@ extension ConsoleController {
             await submit(
                 request, context, "Create a User", current: "Users",
                 refused: { chrome, form, error in
-                    let shown = ConsoleUsersPage.createForm.filled(ConsoleUsersPage.createForm.typed { form[$0] })
-                    return try await usersPage(request, chrome: chrome, form: shown.refused(error))
+                    try await usersPage(
+                        request, chrome: chrome, form: ConsoleUsersPage.createForm.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 let user = try await usersAPI.create(ConsoleUsersPage.createForm.body { form[$0] })
@@ -181,7 +180,7 @@ extension ConsoleController {
                 ]
                 return try await userPage(
                     try ManagementRequest.parameter("id", of: context), chrome: chrome,
-                    notice: request.uri.queryParameters["done"].flatMap { notices[String($0)] })
+                    notice: ConsolePages.notice(request, notices))
             }
         }
         admin.post("users/:id/blocked") { request, context in
@@ -212,7 +211,7 @@ extension ConsoleController {
             await change(request, context, "Delete a user's authenticators") { _ in
                 let user = try await userRecord(context).user
                 try await MFAController(runtime: runtime).resetAuthenticators(
-                    userID: user.userID, clientID: Bootstrap.consoleClientID)
+                    userID: user.userID, clientID: Bootstrap.consoleClientID, through: "the admin console")
                 return userPath(user.userID) + "?done=reset"
             }
         }
@@ -231,7 +230,7 @@ extension ConsoleController {
 
     private func userRecord(_ context: WardenRequestContext) async throws -> UserRecord {
         guard let record = try await users.user(id: try ManagementRequest.parameter("id", of: context)) else {
-            throw ConsolePages.notFound(base: base, UsersController.notFound)
+            throw ConsolePages.refused(base: base, UsersController.notFound)
         }
         return record
     }
@@ -267,7 +266,7 @@ extension ConsoleController {
 
     private func userPage(_ userID: String, chrome: ConsoleChrome, notice: String?) async throws -> ConsoleUserPage {
         guard let user = try await users.user(id: userID)?.user else {
-            throw ConsolePages.notFound(base: base, UsersController.notFound)
+            throw ConsolePages.refused(base: base, UsersController.notFound)
         }
         let held = try await roles.roles(ofUser: userID)
         let all = try await runtime.store.roles(page: nil).items
@@ -288,7 +287,7 @@ extension ConsoleController {
         ]
         return ConsoleUserPage(
             title: DisplayText.clean(user.email ?? user.userID), chrome: chrome, path: userPath(userID),
-            userID: userID, blocked: user.blocked,
+            blocked: user.blocked,
             details: details.map { .init(name: $0.0, value: DisplayText.clean($0.1)) },
             roles: held.map(row), otherRoles: all.filter { role in !held.contains { $0.id == role.id } }.map(row),
             enrollments: enrollments, notice: notice)

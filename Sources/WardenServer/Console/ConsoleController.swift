@@ -189,6 +189,16 @@ struct ConsoleController: Sendable {
         }
     }
 
+    /// What `lookup` finds through a Management controller (a record by id, a changeable one), its refusal as
+    /// the console's error page.
+    func shown<Value>(_ lookup: () async throws -> Value) async throws -> Value {
+        do {
+            return try await lookup()
+        } catch let error as ManagementError {
+            throw ConsolePages.refused(base: base, error)
+        }
+    }
+
     /// `GET /admin/logs?type=&user_id=&client_id=&page=&follow=1`.
     private func logsPage(_ request: Request, chrome: ConsoleChrome) async throws -> ConsoleLogsPage {
         let query = request.uri.queryParameters

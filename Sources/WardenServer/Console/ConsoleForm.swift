@@ -17,8 +17,9 @@ struct ConsoleField: Sendable {
         case number(whenEmpty: Empty = .null)
         /// A multi-line string (a rule's condition).
         case textarea
-        /// An array, one entry a line: strings, or with `keys`, objects whose members are the line's first
-        /// word and its rest (`read:items Read the items` → `{"value": "read:items", "description": …}`).
+        /// An array: of strings, separated by spaces or new lines (URLs, scopes); or with `keys`, of objects, one
+        /// a line, whose members are the line's first word and its rest (`read:items Read the items` →
+        /// `{"value": "read:items", "description": "Read the items"}`).
         case lines(keys: [String] = [])
         /// One of `options`; the option with the empty value → `null`.
         case select([Option])
@@ -158,6 +159,12 @@ struct ConsoleForm: Sendable {
         return values
     }
 
+    /// The form shown again after a submission of `input` was refused with `error`: what was typed, the error
+    /// next to its field.
+    func again(_ input: (String) -> String?, refused error: ManagementError) -> ConsoleForm {
+        filled(typed(input)).refused(error)
+    }
+
     /// The form after the Management API's validation refused `error`: its message next to the field whose
     /// property it names (`callbacks[1]` → `callbacks`), or as the form's problem.
     func refused(_ error: ManagementError) -> ConsoleForm {
@@ -208,6 +215,8 @@ struct ConsoleForm: Sendable {
             return Double(trimmed).map(JSONValue.number) ?? .string(trimmed)
         case .textarea:
             return .string(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        case .lines(let keys) where keys.isEmpty:
+            return .array(text.split(whereSeparator: \.isWhitespace).map { .string(String($0)) })
         case .lines(let keys):
             return .array(lines(text).map { object($0, keys: keys) })
         case .select:
@@ -223,9 +232,9 @@ struct ConsoleForm: Sendable {
         text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// A line as a string, or as an object of `keys` (the first word, then the rest).
+    /// A line as an object of `keys` (the first word, then the rest).
     private static func object(_ line: String, keys: [String]) -> JSONValue {
-        guard let first = keys.first else { return .string(line) }
+        let first = keys[0]
         let parts = line.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
         var members: [String: JSONValue] = [first: .string(parts[0])]
         if keys.count > 1, parts.count > 1 { members[keys[1]] = .string(parts[1]) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import WardenCore
 
 /// What every console page shows around its content (SPEC §14): the signed-in admin, the navigation and the
@@ -216,7 +217,7 @@ enum ConsoleTemplates {
         font-weight:600;cursor:pointer}
         button.link{white-space:nowrap;padding:.25rem .5rem;background:transparent;color:#dbe4ff;text-decoration:underline}
         main{max-width:72rem;margin:0 auto;padding:1rem}
-        h1{margin:.5rem 0 1rem;font-size:1.5rem}
+        h1{margin:.5rem 0 1rem;font-size:1.5rem;overflow-wrap:anywhere}
         h2{margin:0 0 .5rem;font-size:1.1rem}
         .hint,.advice{color:#4a5568}
         .message{padding:.75rem;border-radius:.5rem;background:#fdecec;color:#8a1c1c}
@@ -238,10 +239,15 @@ enum ConsoleTemplates {
         .secret{padding:.75rem;border-radius:.5rem;background:#fff8e1;color:#5c3d00}
         .secret code{display:block;margin-top:.5rem;font-size:1rem;overflow-wrap:anywhere}
         .inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
-        .inline .field{flex:1 1 12rem;margin:0}
+        .inline .field{flex:1 1 12rem;min-width:0;margin:0}
+        select{max-width:100%}
         .actions{display:flex;flex-wrap:wrap;gap:.5rem}
         .actions form{margin:0}
         section.card{margin:0 0 1rem}
+        .details{display:grid;grid-template-columns:minmax(8rem,auto) 1fr;gap:.25rem 1rem;margin:0 0 1rem}
+        .details dt{font-weight:600}
+        .details dd{margin:0;min-width:0;overflow-wrap:anywhere}
+        @media (max-width:40rem){.details{grid-template-columns:1fr}.details dd{margin-bottom:.5rem}}
         a{color:#2b59c3}
         .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.75rem;align-items:end}
         .filters .check{display:flex;gap:.5rem;align-items:center}
@@ -280,6 +286,11 @@ enum ConsolePages {
         return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
+    /// The notice of the change a page was redirected from (`?done=saved`), among `notices`.
+    static func notice(_ request: Request, _ notices: [String: String]) -> String? {
+        request.uri.queryParameters["done"].flatMap { notices[String($0)] }
+    }
+
     static let renderer = PageRenderer(tenant: "Warden", css: ConsoleTemplates.css, templates: ConsoleTemplates.all)
 
     /// A signed-in user without the `warden:admin` role, or blocked.
@@ -307,17 +318,17 @@ enum ConsolePages {
             advice: "Open \(base) to try again.", status: .badRequest)
     }
 
-    /// A console page of a record that does not exist (the Management API's 404 `error`).
-    static func notFound(base: String, _ error: ManagementError) -> ErrorPage {
-        ErrorPage(
-            title: "Not found", message: error.message, advice: "Go back to \(base) and pick it from its list.",
-            status: .notFound)
-    }
-
-    /// A change the Management API's validation refused, made by a button rather than a form with fields.
+    /// A refusal of the Management API's (a record that does not exist, one that may not be changed, a change
+    /// that a button rather than a form with fields made), with its status.
     static func refused(base: String, _ error: ManagementError) -> ErrorPage {
-        ErrorPage(
-            title: "Not saved", message: error.message,
+        let title =
+            switch error.statusCode {
+            case 404: "Not found"
+            case 403: "Not allowed"
+            default: "Not saved"
+            }
+        return ErrorPage(
+            title: title, message: error.message,
             advice: "Nothing was changed. Go back to \(base), reload the page and try again.",
             status: .init(code: error.statusCode))
     }

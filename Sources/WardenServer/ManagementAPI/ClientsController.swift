@@ -68,7 +68,7 @@ struct ClientsController {
         }
     }
 
-    static let notFound = ManagementError.notFound("client", "The client does not exist")
+    private static let notFound = ManagementError.notFound("client", "The client does not exist")
 
     private func record(_ context: WardenRequestContext) async throws -> ClientRecord {
         try await record(id: try ManagementRequest.parameter("id", of: context))

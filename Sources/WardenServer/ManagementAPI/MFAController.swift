@@ -66,14 +66,15 @@ struct MFAController {
         }
     }
 
-    /// Deletes every authenticator and the recovery code of `userID` and logs `gd_unenroll` for `clientID` (the
-    /// Management client, or the console's): `DELETE /users/{id}/authenticators` and the console's "Reset MFA".
-    func resetAuthenticators(userID: String, clientID: String?) async throws {
+    /// Deletes every authenticator and the recovery code of `userID` and logs `gd_unenroll` for `clientID`, made
+    /// `through` the Management API (its client) or the admin console (the console's client): `DELETE
+    /// /users/{id}/authenticators` and the console's "Reset MFA".
+    func resetAuthenticators(userID: String, clientID: String?, through: String = "the Management API") async throws {
         let removed = try await authenticators.deleteAuthenticators(userID: userID)
         eventLog.record(
             LogEvent(
                 date: clock.now(), type: .deviceUnenrolled,
-                description: "Every authenticator and the recovery code deleted through the Management API",
+                description: "Every authenticator and the recovery code deleted through \(through)",
                 clientID: clientID, userID: userID, details: ["enrollments": .number(Double(removed))]))
     }
 

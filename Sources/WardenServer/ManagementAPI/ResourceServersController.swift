@@ -52,7 +52,7 @@ struct ResourceServersController {
         }
     }
 
-    static let notFound = ManagementError.notFound("resource_server", "The resource server does not exist")
+    private static let notFound = ManagementError.notFound("resource_server", "The resource server does not exist")
 
     private func server(_ context: WardenRequestContext) async throws -> ResourceServer {
         try await server(id: try ManagementRequest.parameter("id", of: context))
