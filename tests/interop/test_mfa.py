@@ -221,7 +221,7 @@ def test_a_recovery_code_works_once_and_is_replaced(node, app):
 
 
 # ---------------------------------------------------------------------------------------- session and prompt
-def test_the_sso_session_remembers_mfa_and_prompt_login_asks_again(node, app):
+def test_the_sso_session_remembers_mfa_and_prompt_login_and_max_age_ask_again(node, app):
     device = enrolled(node, app["user"])
     totp = pyotp.TOTP(device.enrollment.totp["secret"])
     with mfa_settings(node, policy=["all-applications"]):
@@ -232,6 +232,15 @@ def test_the_sso_session_remembers_mfa_and_prompt_login_asks_again(node, app):
         expect_mfa_tokens(node, browser, app, silent)
         forced = sign_in(browser, app, prompt="login")
         assert forced.path.endswith("/u/mfa/push"), forced.response.url
+        # max_age=0: the session is too old for the request, so a new first factor — and the second — are asked
+        # (a recovery code this time: the step's one-time code is used up)
+        recovery = json_of(expect_status(
+            node.mgmt("POST", f"users/{app['user'].user_id}/recovery-code-regeneration"), 200))["recovery_code"]
+        shown = browser.submit(browser.get(forced, "recovery"), "code", recovery)
+        expect_mfa_tokens(node, browser, app, browser.submit(shown))
+        time.sleep(1.1)  # auth_time has whole seconds
+        aged = sign_in(browser, app, max_age="0")
+        assert aged.path.endswith("/u/mfa/push"), aged.response.url
 
 
 def test_prompt_none_when_mfa_would_be_asked_is_interaction_required(node, app):
