@@ -1,6 +1,7 @@
 public import Logging
 import SQLKit
 import SQLiteKit
+import Synchronization
 public import WardenCore
 
 /// Warden's storage on SQL: one implementation of ``WardenStore`` for two engines, SQLite (embedded, the
@@ -16,11 +17,24 @@ public final class SQLStore: WardenStore {
 
     let backend: any SQLBackend
     let logger: Logger
+    /// Told the time of every statement, once ``observeStatements(_:)`` set it.
+    private let observer = Mutex<(any StatementObserver)?>(nil)
 
     /// Statements that need no transaction run here.
-    var sql: any SQLDatabase { backend.database }
+    var sql: any SQLDatabase { timed(backend.database) }
     /// Reads that need no transaction run here: searches, listings and lookups (see ``SQLBackend/reader``).
-    var reads: any SQLDatabase { backend.reader }
+    var reads: any SQLDatabase { timed(backend.reader) }
+
+    /// From now on, every statement's time goes to `observer` (the server's `warden_db_query_seconds`).
+    public func observeStatements(_ observer: any StatementObserver) {
+        self.observer.withLock { $0 = observer }
+    }
+
+    /// `database`, timed when an observer is set.
+    func timed(_ database: any SQLDatabase) -> any SQLDatabase {
+        guard let observer = observer.withLock({ $0 }) else { return database }
+        return TimedSQLDatabase(base: database, observer: observer)
+    }
 
     init(backend: any SQLBackend, logger: Logger) {
         self.backend = backend

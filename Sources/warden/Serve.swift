@@ -37,6 +37,7 @@ struct Serve: AsyncParsableCommand {
         try await ListenAddress.ensureAvailable(host: configuration.host, port: configuration.port)
         let logger = WardenLogging.bootstrap(label: "warden", settings: logging)
         let store = try await Database.open(configuration, logger: logger)
+        store.observeStatements(DatabaseQueryMetrics())
         let runtime: WardenRuntime
         do {
             runtime = try await WardenRuntime.make(configuration: configuration, store: store, logger: logger)

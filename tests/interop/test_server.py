@@ -97,6 +97,11 @@ def test_metrics_an_operator_alerts_on(warden, smtp_sink):
         assert re.search(rf"^{gauge} \d", after, re.M), f"no {gauge} in /metrics"
     assert re.search(r'^warden_delivery_queue_depth\{kind="push"\} \d', after, re.M), "no push queue depth"
     assert re.search(r"^warden_event_log_write_seconds_count \d", after, re.M), "no event log write latency"
+    # database statements by kind and table: a token request reads the client's grants, a CIBA request is inserted
+    assert re.search(r'^warden_db_query_seconds_count\{statement="insert",table="ciba_requests"\} [1-9]', after,
+                     re.M), "no insert of ciba_requests timed"
+    assert re.search(r'^warden_db_query_seconds_bucket\{statement="select",table="[a-z_]+",le="[^"]+"\} \d', after,
+                     re.M), "no select timed"
 
     # The example dashboard and the README name only metrics that exist (MFA's appear with its first event).
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")

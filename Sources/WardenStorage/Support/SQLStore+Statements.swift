@@ -42,7 +42,8 @@ extension SQLStore {
     ) async throws -> T {
         let engine = engine
         let logger = logger
-        return try await backend.withSession { db in
+        return try await backend.withSession { [self] session in
+            let db = timed(session)
             try await db.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
                 if let lock, engine == .postgres {
