@@ -11,6 +11,7 @@ extension SQLStore {
     /// column's index (for sessions, either end's: `expires_at < date OR idle_expires_at < date`).
     public func purgeBatch(_ kind: EndingRecords, endedBefore date: Date, limit: Int) async throws -> Int {
         if kind == .registeredClients { return try await purgeRegisteredClients(endedBefore: date, limit: limit) }
+        if kind == .userJobs { return try await purgeUserJobs(endedBefore: date, limit: limit) }
         guard let (table, columns) = Self.endColumns[kind],
             let ended = Self.anyOf(columns.map { Self.before($0, date) })
         else { return 0 }
@@ -33,6 +34,32 @@ extension SQLStore {
             try await db.delete(from: "clients").where("client_id", .in, ids).run()
             return ids.count
         }
+    }
+
+    /// Finished jobs last updated before `date`: first their export parts, then their errors, then the jobs left
+    /// without either — at most `limit` rows in all, so a purge of a million-user export is many small batches.
+    private func purgeUserJobs(endedBefore date: Date, limit: Int) async throws -> Int {
+        let row = engine == .sqlite ? "rowid" : "ctid"
+        let finished = SQLQueryString(
+            "SELECT id FROM user_jobs WHERE status IN ('completed', 'failed') AND updated_at < \(bind: date.millisecondsSince1970)"
+        )
+        var deleted = 0
+        for table in ["user_export_parts", "user_job_errors"] where deleted < limit {
+            let batch = sql.select().column(row).from(table)
+                .where(SQLColumn("job_id"), .in, SQLGroupExpression(finished)).limit(limit - deleted)
+            deleted += try await sql.delete(from: table)
+                .where(SQLColumn(row), .in, SQLGroupExpression(batch.select))
+                .returning(SQLLiteral.numeric("1")).all().count
+        }
+        guard deleted < limit else { return deleted }
+        let empty = sql.select().column("id").from("user_jobs")
+            .where(SQLColumn("id"), .in, SQLGroupExpression(finished))
+            .where(SQLRaw("NOT EXISTS (SELECT 1 FROM user_export_parts p WHERE p.job_id = user_jobs.id)"))
+            .where(SQLRaw("NOT EXISTS (SELECT 1 FROM user_job_errors e WHERE e.job_id = user_jobs.id)"))
+            .limit(limit - deleted)
+        return deleted
+            + (try await sql.delete(from: "user_jobs").where(SQLColumn("id"), .in, SQLGroupExpression(empty.select))
+                .returning(SQLLiteral.numeric("1")).all().count)
     }
 
     /// `column < date`.

@@ -100,6 +100,49 @@ struct BulkUserStoreTests {
     }
 
     @Test(
+        "finished jobs past the retention go with their errors and export parts, in batches of at most the limit",
+        arguments: TestDatabase.available)
+    func purgeOfFinishedJobs(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            func job(_ status: UserJob.Status, updated offset: Double) async throws -> UserJob {
+                var job = UserJob(type: .usersExport, connectionID: User.connectionID, createdAt: storedTime(offset))
+                job.status = status
+                try await store.insertUserJob(job)
+                for sequence in 0..<4 { try await store.appendUserExportPart(jobID: job.id, sequence: sequence, "{}") }
+                try await store.appendUserJobErrors(
+                    jobID: job.id,
+                    [
+                        UserImportRejection(
+                            index: 0, user: [:], errors: [UserImportIssue(code: .invalidType, message: "x", path: "")])
+                    ])
+                return job
+            }
+            let old = try await job(.completed, updated: -7200)
+            let oldFailed = try await job(.failed, updated: -7200)
+            let running = try await job(.processing, updated: -7200)
+            let recent = try await job(.completed, updated: 0)
+            let cutoff = storedTime(-3600)
+            var batches: [Int] = []
+            while true {
+                let deleted = try await store.purgeBatch(.userJobs, endedBefore: cutoff, limit: 3)
+                batches.append(deleted)
+                guard deleted == 3 else { break }
+            }
+            // 2 jobs × (4 parts + 1 error + the job) = 12 rows, 3 a batch
+            #expect(batches.allSatisfy { $0 <= 3 } && batches.reduce(0, +) == 12, "\(batches)")
+            for gone in [old, oldFailed] {
+                #expect(try await store.userJob(id: gone.id) == nil)
+                #expect(try await store.userJobErrors(jobID: gone.id).isEmpty)
+                #expect(try await store.userExportParts(jobID: gone.id, after: nil, limit: 10).isEmpty)
+            }
+            for kept in [running, recent] {
+                #expect(try await store.userJob(id: kept.id) != nil)
+                #expect(try await store.userExportParts(jobID: kept.id, after: nil, limit: 10).count == 4)
+            }
+        }
+    }
+
+    @Test(
         "Jobs: insert, progress, rejected entries by index, export parts, interrupted jobs fail",
         arguments: TestDatabase.available)
     func jobs(database: TestDatabase) async throws {

@@ -341,4 +341,6 @@ public struct EndingRecords: OpenStringValue {
     public static let backchannelRequests = EndingRecords(rawValue: "backchannel_requests")
     /// Sign-in pushes (SPEC §12) that expired before the date.
     public static let loginChallenges = EndingRecords(rawValue: "login_challenges")
+    /// Finished bulk-user jobs (SPEC §9) last updated before the date, with their errors and export files.
+    public static let userJobs = EndingRecords(rawValue: "user_jobs")
 }

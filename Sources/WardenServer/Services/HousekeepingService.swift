@@ -16,6 +16,8 @@ struct HousekeepingService: Service {
     static let interval = Duration.seconds(60)
     /// How long an expired CIBA request is kept so that polls are told it expired.
     static let backchannelRetention: Double = 86400
+    /// How long a finished bulk-user job, its errors and its export file stay readable (SPEC §9).
+    static let userJobRetention: Double = 86400
     /// The most rows one purge statement deletes.
     static let batchSize = 1000
     /// The pause between two full batches, leaving the database to requests.
@@ -49,6 +51,7 @@ struct HousekeepingService: Service {
             try await purge(.sessions, endedBefore: now)
             try await purge(.backchannelRequests, endedBefore: now.addingTimeInterval(-Self.backchannelRetention))
             try await purge(.loginChallenges, endedBefore: now)
+            try await purge(.userJobs, endedBefore: now.addingTimeInterval(-Self.userJobRetention))
             let logRetention = Double(runtime.configuration.logRetentionDays) * 86400
             let purgedLogs = try await purge(.logs, endedBefore: now.addingTimeInterval(-logRetention))
             if purgedLogs > 0 { runtime.logger.info("purged old log events", metadata: ["count": "\(purgedLogs)"]) }
