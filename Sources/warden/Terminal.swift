@@ -126,8 +126,11 @@ struct Executable {
     var workingDirectory: String
 
     static var current: Executable {
+        // Linux names a binary rebuilt (replaced) since it started "PATH (deleted)": the commands are for the new one.
         let path =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map {
+                $0.hasSuffix(" (deleted)") ? String($0.dropLast(" (deleted)".count)) : $0
+            }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         return Executable(path: path, workingDirectory: FileManager.default.currentDirectoryPath)
     }

@@ -75,6 +75,15 @@ def smtp_sink(_smtp_sink_started):
     return sink
 
 
+@pytest.fixture(scope="module")
+def receiver():
+    """A push webhook endpoint (guardianlib.WebhookReceiver) for the nodes of one module."""
+    from guardianlib import WebhookReceiver
+
+    with WebhookReceiver() as started:
+        yield started
+
+
 @pytest.fixture(scope="session")
 def warden(request, _smtp_sink_started) -> Warden:
     """The running server. Attributes: base_url (= issuer, trailing slash), port, domain, mgmt_client_id,

@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -32,8 +33,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from cibalib import Ping, PingRecorder
-from wardenlib import (HTTP_TIMEOUT, Warden, b64url_sha256, describe, expect_status, json_of, own_node, uid,
-                       wait_until)
+from wardenlib import (HTTP_TIMEOUT, Warden, b64url_sha256, default_binary, describe, expect_status, json_of, own_node,
+                       uid, wait_until)
 
 NOTIFICATION_CATEGORY = "com.auth0.notification.authentication"
 DEVICE_JWT_LIFETIME = 2 * 60 * 60  # what the vendor's SDKs give the device-account JWT (SPEC §7.1: exp ≤ 2 h)
@@ -350,6 +351,16 @@ def push_node(receiver: WebhookReceiver, *, binary: str, mgmt_client_id: str = "
                        **(env or {})}) as node:
         yield node
         assert node.alive(), node.output_tail(120)
+
+
+@contextlib.contextmanager
+def reported_push_node(request, receiver: WebhookReceiver, **kwargs: Any) -> Iterator[Warden]:
+    """`push_node` for a module-scoped fixture: the node's output is written out when a test of the module failed."""
+    with push_node(receiver, binary=kwargs.pop("binary", None) or default_binary(), **kwargs) as started:
+        failed_before = request.session.testsfailed
+        yield started
+        if request.session.testsfailed > failed_before:
+            sys.stderr.write(f"\n{started.output_tail(120)}\n")
 
 
 # ------------------------------------------------------------------------------------------- checks and setup

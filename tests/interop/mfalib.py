@@ -15,10 +15,9 @@ from typing import Iterator
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 
 from pkcelib import authorize_url, new_verifier, parse_page, Page, _submit_fields, _same_endpoint
-from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of
+from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, from_address, json_of
 
 FACTORS = ("push-notification", "otp", "recovery-code")
 MULTI_FACTOR_ACR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
@@ -37,16 +36,6 @@ def mfa_settings(warden: Warden, *, policy: list[str], factors: tuple[str, ...] 
         warden.mgmt("PUT", "guardian/policies", json=[])
         for name in FACTORS:
             warden.mgmt("PUT", f"guardian/factors/{name}", json={"enabled": False})
-
-
-class _SourceAddress(HTTPAdapter):
-    def __init__(self, source_ip: str):
-        self.source_ip = source_ip
-        super().__init__()
-
-    def init_poolmanager(self, connections, maxsize, block=False, **pool_kwargs):
-        pool_kwargs["source_address"] = (self.source_ip, 0)
-        super().init_poolmanager(connections, maxsize, block=block, **pool_kwargs)
 
 
 @dataclass
@@ -76,10 +65,7 @@ class Browser:
 
     def __init__(self, warden: Warden, source_ip: str = "127.0.0.1", user_agent: str | None = None):
         self.warden = warden
-        self.http = requests.Session()
-        adapter = _SourceAddress(source_ip)
-        self.http.mount("http://", adapter)
-        self.http.mount("https://", adapter)
+        self.http = from_address(source_ip)
         self.http.headers["User-Agent"] = user_agent or (
             "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36")
         self.redirect_uri = ""

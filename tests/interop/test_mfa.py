@@ -10,7 +10,6 @@ tenant's, set for one test and put back after it.
 from __future__ import annotations
 
 import pathlib
-import sys
 import time
 
 import pyotp
@@ -19,28 +18,20 @@ import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
-from guardianlib import Device, WebhookReceiver, device_error, enrollment_ticket, logs_of, push_node, wait_for_log
+from guardianlib import Device, WebhookReceiver, device_error, enrollment_ticket, reported_push_node, wait_for_log
 from mfalib import MULTI_FACTOR_ACR, Browser, mfa_settings, otpauth_secret, recovery_code
 from pkcelib import create_public_client, create_user, fake_callback
-from wardenlib import HTTP_TIMEOUT, default_binary, describe, expect_status, json_of, wait_until
+from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, wait_until
 
 IP_DATABASE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "ip2asn-sample.tsv"
 
 
 @pytest.fixture(scope="module")
-def receiver():
-    with WebhookReceiver() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
 def node(request, receiver):
-    with push_node(receiver, binary=default_binary(), mgmt_client_id="mfa-interop",
-                   env={"WARDEN_IP_DATABASE": str(IP_DATABASE)}) as started:
-        failed_before = request.session.testsfailed
+    """A node of this module's own with the IP database fixture, pushing to `receiver` (conftest)."""
+    with reported_push_node(request, receiver, mgmt_client_id="mfa-interop",
+                            env={"WARDEN_IP_DATABASE": str(IP_DATABASE)}) as started:
         yield started
-        if request.session.testsfailed > failed_before:
-            sys.stderr.write(f"\n{started.output_tail(120)}\n")
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import sys
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,29 +21,20 @@ import pytest
 import requests
 from authlib.jose import JsonWebKey, jwt
 
-from guardianlib import Device, WebhookReceiver, push_node, wait_for_log
+from guardianlib import Device, reported_push_node, wait_for_log
 from mfalib import MULTI_FACTOR_ACR, mfa_settings
 from pkcelib import authorize_url, code_exchange, create_public_client, create_user, new_verifier
 from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the fixture)
 from test_guardian_ticket import decode_qr
-from wardenlib import HTTP_TIMEOUT, default_binary, expect_status, json_of, wait_until
+from wardenlib import HTTP_TIMEOUT, expect_status, json_of, wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def receiver():
-    with WebhookReceiver() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
 def node(request, receiver):
-    with push_node(receiver, binary=default_binary(), mgmt_client_id="mfa-browser") as started:
-        failed_before = request.session.testsfailed
+    with reported_push_node(request, receiver, mgmt_client_id="mfa-browser") as started:
         yield started
-        if request.session.testsfailed > failed_before:
-            sys.stderr.write(f"\n{started.output_tail(120)}\n")
 
 
 def screenshot(driver, name: str, tmp_path) -> None:

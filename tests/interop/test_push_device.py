@@ -13,7 +13,6 @@ the device-account API (§7.1, §7.5) and its Management side (§9), with the lo
 from __future__ import annotations
 
 import re
-import sys
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -24,32 +23,22 @@ from auth0.authentication.exceptions import Auth0Error
 
 from cibalib import (SCOPE, bc_authorize, check_tokens, ciba_app, login_hint, poll, request_form, start_request,
                      transfer_details)
-from guardianlib import (NOTIFICATION_CATEGORY, Device, DeviceKey, Push, WebhookReceiver, b64url, b64url_json,
-                         device_error, enrolled_device, enrollment_ticket, jws_parts, logs_of, push_node, tamper,
+from guardianlib import (NOTIFICATION_CATEGORY, Device, DeviceKey, Push, b64url, b64url_json, device_error,
+                         enrolled_device, enrollment_ticket, jws_parts, logs_of, reported_push_node, tamper,
                          wait_for_log)
 from pkcelib import assert_oauth_error, create_user
-from wardenlib import (HTTP_TIMEOUT, ISO_8601, assert_iso_times, default_binary, describe, expect_status, json_of,
-                       uid, wait_until)
+from wardenlib import (HTTP_TIMEOUT, ISO_8601, assert_iso_times, describe, expect_status, json_of, uid,
+                       wait_until)
 
 PUSH_EXPIRY = 300  # requested_expiry ≤ 300: the push channel (SPEC §6.1)
 NOTIFICATION_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")  # yyyy-MM-dd'T'HH:mm:ss.SSS'Z'
 
 
 @pytest.fixture(scope="module")
-def receiver():
-    """The push webhook endpoint (guardianlib.WebhookReceiver) shared by the module's tests."""
-    with WebhookReceiver() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
 def node(request, receiver):
-    """A Warden of this module's own, pushing to `receiver` (its output is shown when a test failed)."""
-    with push_node(receiver, binary=default_binary()) as started:
-        failed_before = request.session.testsfailed
+    """A Warden of this module's own, pushing to `receiver` (conftest; its output is shown when a test failed)."""
+    with reported_push_node(request, receiver) as started:
         yield started
-        if request.session.testsfailed > failed_before:
-            sys.stderr.write(f"\n{started.output_tail(120)}\n")
 
 
 def iso_time(value) -> datetime:

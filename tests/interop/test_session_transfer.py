@@ -19,12 +19,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
-from requests.adapters import HTTPAdapter
 
 from pkcelib import (authorize_url, code_exchange, create_public_client, create_user, fake_callback, hosted_login,
                      new_verifier)
-from wardenlib import (HTTP_TIMEOUT, Warden, default_binary, describe, expect_status, json_of, own_node, uid,
-                       wait_until)
+from wardenlib import (HTTP_TIMEOUT, Warden, default_binary, describe, expect_status, from_address, json_of, own_node,
+                       uid, wait_until)
 
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 REFRESH_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:refresh_token"
@@ -32,28 +31,6 @@ STT_TYPE = "urn:auth0:params:oauth:token-type:session_transfer_token"
 COOKIE = "auth0_session_transfer_token"
 NATIVE_SCOPE = "openid profile email offline_access"
 IP_DATABASE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "ip2asn-sample.tsv"
-
-
-# ------------------------------------------------------------------------------------------ source addresses
-class SourceAddressAdapter(HTTPAdapter):
-    """Opens every connection from `source_ip` (any port), so the server's socket peer is that address."""
-
-    def __init__(self, source_ip: str):
-        self.source_ip = source_ip
-        super().__init__()
-
-    def init_poolmanager(self, connections, maxsize, block=False, **pool_kwargs):
-        pool_kwargs["source_address"] = (self.source_ip, 0)
-        super().init_poolmanager(connections, maxsize, block=block, **pool_kwargs)
-
-
-def from_address(source_ip: str) -> requests.Session:
-    """A `requests` session whose connections come from `source_ip`."""
-    session = requests.Session()
-    adapter = SourceAddressAdapter(source_ip)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
 
 
 # ----------------------------------------------------------------------------------------------------- setup

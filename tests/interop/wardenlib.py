@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Iterable
 
 import requests
+from requests.adapters import HTTPAdapter
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
@@ -416,6 +417,27 @@ def own_node(*, binary: str, mgmt_client_id: str, prefix: str,
     finally:
         node.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+class SourceAddressAdapter(HTTPAdapter):
+    """Opens every connection from `source_ip` (any port), so the server's socket peer is that address."""
+
+    def __init__(self, source_ip: str):
+        self.source_ip = source_ip
+        super().__init__()
+
+    def init_poolmanager(self, connections, maxsize, block=False, **pool_kwargs):
+        pool_kwargs["source_address"] = (self.source_ip, 0)
+        super().init_poolmanager(connections, maxsize, block=block, **pool_kwargs)
+
+
+def from_address(source_ip: str) -> requests.Session:
+    """A `requests` session whose connections come from `source_ip`."""
+    session = requests.Session()
+    adapter = SourceAddressAdapter(source_ip)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
 
 
 def wait_until(condition, timeout: float = 5.0, step: float = 0.05, what: str = "the condition"):

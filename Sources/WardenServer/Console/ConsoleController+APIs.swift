@@ -13,6 +13,9 @@ struct ConsoleAPIsPage: Page {
     var total: Int
     var pager: ConsolePager
     var form: ConsoleFormView
+    let createPath = "apis"
+    let createHeading = "Create an API"
+    let createButton = "Create the API"
 
     struct Row: Sendable {
         var href: String?
@@ -47,12 +50,7 @@ struct ConsoleAPIsPage: Page {
         {{^rows}}<tr><td colspan="4">No API.</td></tr>{{/rows}}
         </tbody></table></div>
         {{> pager}}
-        <form class="card settings" method="post" action="{{chrome.base}}apis">
-        <h2>Create an API</h2>
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Create the API</button>
-        </form>
+        {{> create_form}}
         {{/page}}{{/content}}{{/layout}}
         """
 }
@@ -99,11 +97,7 @@ struct ConsoleAPIPage: Page {
         {{<layout}}{{$content}}{{#page}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         <p><a href="{{chrome.base}}apis">← All APIs</a> · Identifier: <code>{{identifier}}</code></p>
-        <form class="card settings" method="post" action="{{path}}">
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Save</button>
-        </form>
+        {{> save_form}}
         {{/page}}{{/content}}{{/layout}}
         """
 }

@@ -13,6 +13,9 @@ struct ConsoleApplicationsPage: Page {
     var total: Int
     var pager: ConsolePager
     var form: ConsoleFormView
+    let createPath = "applications"
+    let createHeading = "Create an application"
+    let createButton = "Create the application"
 
     struct Row: Sendable {
         var href: String
@@ -44,12 +47,7 @@ struct ConsoleApplicationsPage: Page {
         {{^rows}}<tr><td colspan="4">No application.</td></tr>{{/rows}}
         </tbody></table></div>
         {{> pager}}
-        <form class="card settings" method="post" action="{{chrome.base}}applications">
-        <h2>Create an application</h2>
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Create the application</button>
-        </form>
+        {{> create_form}}
         {{/page}}{{/content}}{{/layout}}
         """
 }
@@ -186,11 +184,7 @@ struct ConsoleApplicationPage: Page {
         {{#secret}}<div class="secret" role="status"><strong>The client secret, shown this once:</strong>
         <code id="client-secret">{{secret}}</code></div>{{/secret}}
         <p><a href="{{chrome.base}}applications">← All applications</a> · Client id: <code id="client-id">{{clientID}}</code></p>
-        <form class="card settings" method="post" action="{{path}}">
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Save</button>
-        </form>
+        {{> save_form}}
         {{#usesSecret}}<form class="card settings" method="post" action="{{path}}/rotate-secret">
         <h2>Client secret</h2>
         <input type="hidden" name="csrf" value="{{chrome.csrf}}">

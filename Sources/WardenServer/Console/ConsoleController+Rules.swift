@@ -83,11 +83,7 @@ struct ConsoleRulePage: Page {
     static let source = """
         {{<layout}}{{$content}}{{#page}}
         <p><a href="{{chrome.base}}rules">← All rules</a></p>
-        <form class="card settings" method="post" action="{{path}}">
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Save</button>
-        </form>
+        {{> save_form}}
         {{/page}}{{/content}}{{/layout}}
         """
 }

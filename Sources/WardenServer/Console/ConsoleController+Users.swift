@@ -15,6 +15,9 @@ struct ConsoleUsersPage: Page {
     var total: Int
     var pager: ConsolePager
     var form: ConsoleFormView
+    let createPath = "users"
+    let createHeading = "Create a user"
+    let createButton = "Create the user"
 
     struct Row: Sendable {
         var href: String
@@ -60,12 +63,7 @@ struct ConsoleUsersPage: Page {
         {{^rows}}<tr><td colspan="5">No user matches.</td></tr>{{/rows}}
         </tbody></table></div>
         {{> pager}}
-        <form class="card settings" method="post" action="{{chrome.base}}users">
-        <h2>Create a user</h2>
-        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
-        {{#form}}{{> form_fields}}{{/form}}
-        <button type="submit">Create the user</button>
-        </form>
+        {{> create_form}}
         {{/page}}{{/content}}{{/layout}}
         """
 }

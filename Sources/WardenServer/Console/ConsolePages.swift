@@ -87,6 +87,8 @@ enum ConsoleTemplates {
         ConsoleRulePage.template: ConsoleRulePage.source,
         "form_fields": formFields,
         "pager": pager,
+        "create_form": createForm,
+        "save_form": saveForm,
     ]
 
     /// The fields of a ``ConsoleFormView`` (the page's `form`), each labelled, with its hint and its error.
@@ -116,6 +118,26 @@ enum ConsoleTemplates {
         """
 
     /// The "Previous"/"Next" links of a table (the page's `pager`, a ``ConsolePager``).
+    /// The create form under a list (users, applications, APIs): the page's `form`, posted to `{base}{createPath}`,
+    /// under the heading `createHeading` and with the button `createButton`.
+    static let createForm = """
+        <form class="card settings" method="post" action="{{chrome.base}}{{createPath}}">
+        <h2>{{createHeading}}</h2>
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        {{#form}}{{> form_fields}}{{/form}}
+        <button type="submit">{{createButton}}</button>
+        </form>
+        """
+
+    /// The form of a record's page: the page's `form`, posted to its `path`.
+    static let saveForm = """
+        <form class="card settings" method="post" action="{{path}}">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        {{#form}}{{> form_fields}}{{/form}}
+        <button type="submit">Save</button>
+        </form>
+        """
+
     static let pager = """
         {{#pager}}<nav class="pager" aria-label="Pages">{{#previous}}<a href="{{previous}}" rel="prev">← Previous</a>{{/previous}}
         <span>Page {{number}}</span>
