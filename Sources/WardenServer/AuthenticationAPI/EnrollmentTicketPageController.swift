@@ -31,7 +31,7 @@ struct EnrollmentTicketPageController: Sendable {
         let qr = try QRCode(encoding: uri).svg(title: "QR code to enrol your authenticator")
         return PageRenderer.shared.response(
             EnrollmentTicketPage(
-                email: ticket.userEmail, qrCode: qr, uri: uri, command: "warden authenticator enroll '\(url)'"))
+                email: ticket.userEmail, qrCode: qr, uri: uri, command: EnrollmentTicket.enrollCommand(url: url)))
     }
 
     static let unknownTicket = NoticePage(

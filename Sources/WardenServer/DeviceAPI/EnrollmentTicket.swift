@@ -37,6 +37,11 @@ struct EnrollmentTicket: Codable, Sendable {
         self.totpSecret = totpSecret
     }
 
+    /// The terminal authenticator's command that enrols with the ticket page at `url`.
+    static func enrollCommand(url: String) -> String {
+        "warden authenticator enroll '\(url)'"
+    }
+
     /// `{issuer}u/guardian/enroll?ticket={id}`: the hosted page with the QR code.
     static func url(issuer: String, ticketID: String) -> String {
         issuer + "u/guardian/enroll?ticket=" + ticketID

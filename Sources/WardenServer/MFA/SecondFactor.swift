@@ -59,8 +59,7 @@ struct SecondFactor: Sendable {
     func proceed(_ login: Login, cookies: [Cookie] = [], request: Request, context: WardenRequestContext)
         async throws -> Response
     {
-        let address = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
-        let network = address.flatMap { LoginNetwork(ip: $0, info: ipIntelligence.lookup($0)) }
+        let network = network(of: request, context: context)
         let policies = try await store.mfaPolicies()
         // Only `confidence-score` compares with the recent logins: one query fewer on every other login.
         let recentLogins =
@@ -85,6 +84,13 @@ struct SecondFactor: Sendable {
         }
         for cookie in cookies { response.setCookie(cookie) }
         return response
+    }
+
+    /// The network the browser's address belongs to (SPEC §12 `confidence-score`), when the address is known.
+    func network(of request: Request, context: WardenRequestContext) -> LoginNetwork? {
+        ClientAddress.ip(of: request, context: context, trusted: trustedProxies).flatMap {
+            LoginNetwork(ip: $0, info: ipIntelligence.lookup($0))
+        }
     }
 
     /// Parks the login in an MFA transaction and redirects to its page: enrolment for a user with nothing

@@ -76,7 +76,7 @@ extension SecondFactorPages {
             MFAEnrollPage(
                 qrCode: try QRCode(encoding: uri).svg(title: "QR code to set up your authenticator"),
                 secret: RecoveryCode.grouped(enrollment.totpSecret),
-                command: "warden authenticator enroll '\(url)'", formAction: path("enroll"), state: pending.state,
+                command: EnrollmentTicket.enrollCommand(url: url), formAction: path("enroll"), state: pending.state,
                 csrf: pending.transaction.csrf, message: message,
                 refresh: message == nil ? Self.refreshSeconds : nil, status: message == nil ? .ok : .badRequest),
             pending)

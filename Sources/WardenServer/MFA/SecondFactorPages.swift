@@ -130,11 +130,9 @@ struct SecondFactorPages: Sendable {
         guard try await flow.transactions.consume(pending.state, stage: stage) != nil else {
             throw ErrorPage.expiredTransaction
         }
-        let address = ClientAddress.ip(
-            of: pending.request, context: pending.context, trusted: secondFactor.trustedProxies)
-        let network = address.flatMap { LoginNetwork(ip: $0, info: secondFactor.ipIntelligence.lookup($0)) }
         return try await secondFactor.finish(
-            pending.login, network: network, didMFA: true, request: pending.request, context: pending.context)
+            pending.login, network: secondFactor.network(of: pending.request, context: pending.context), didMFA: true,
+            request: pending.request, context: pending.context)
     }
 
     /// A page of `pending`'s transaction, with the login's CSRF cookie.
