@@ -34,6 +34,16 @@ def _browser_paths() -> tuple[str | None, str | None]:
     return chromium, driver
 
 
+def page_wait(driver):
+    """A wait of WAIT seconds across page loads: while a form's answer replaces the page, Chrome may answer a
+    lookup on the old page with a generic "Node with given id does not belong to the document" rather than a stale
+    element, so every WebDriver error counts as "not yet" (a real failure still ends in a timeout)."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT, ignored_exceptions=(WebDriverException,))
+
+
 @pytest.fixture
 def browser(tmp_path):
     chromium, driver_path = _browser_paths()
@@ -69,7 +79,6 @@ def browser(tmp_path):
 def test_login_through_the_hosted_page_in_chromium(browser, warden, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     callback = warden.url("demo/callback")
     client = create_public_client(warden, [callback], app_type="spa", name="Example App")
@@ -78,7 +87,7 @@ def test_login_through_the_hosted_page_in_chromium(browser, warden, tmp_path):
     browser.get(authorize_url(warden, client["client_id"], callback, verifier=verifier, state=state,
                               nonce=f"n-{uid()}"))
 
-    wait = WebDriverWait(browser, WAIT)
+    wait = page_wait(browser)
     username = wait.until(ec.visibility_of_element_located((By.NAME, "username")))
     password = browser.find_element(By.NAME, "password")
     assert urlsplit(browser.current_url).path == "/u/login", browser.current_url

@@ -18,7 +18,7 @@ import pathlib
 from cibalib import ciba_app, start_request
 from pkcelib import create_user
 from wardenlib import uid
-from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the chromium fixture)
+from test_browser_login import PHONE, browser, page_wait  # noqa: F401  (the chromium fixture)
 from test_console import make_admin
 from wardenlib import Warden
 
@@ -171,13 +171,12 @@ def test_an_admin_walks_every_console_page_by_browser(browser, warden: Warden, t
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     admin = create_user(warden, name="Ada Admin")
     make_admin(warden, admin)
     app = ciba_app(warden)
     _, form = start_request(warden, app)
-    wait = WebDriverWait(browser, WAIT)
+    wait = page_wait(browser)
 
     browser.get(warden.url("admin/"))
     wait.until(ec.visibility_of_element_located((By.NAME, "username"))).send_keys(admin.email)

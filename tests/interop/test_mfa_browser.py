@@ -24,7 +24,7 @@ from authlib.jose import JsonWebKey, jwt
 from guardianlib import Device, reported_push_node, wait_for_log
 from mfalib import MULTI_FACTOR_ACR, mfa_settings
 from pkcelib import authorize_url, code_exchange, create_public_client, create_user, new_verifier
-from test_browser_login import PHONE, WAIT, browser  # noqa: F401  (the fixture)
+from test_browser_login import PHONE, browser, page_wait  # noqa: F401  (the fixture)
 from test_guardian_ticket import decode_qr
 from wardenlib import HTTP_TIMEOUT, expect_status, json_of, wait_until
 
@@ -62,12 +62,11 @@ def landed_code(driver, callback: str) -> str:
 def test_enrol_by_qr_code_then_approve_a_sign_in_push(browser, node, receiver, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     callback = node.url("demo/callback")
     client = create_public_client(node, [callback], name="Browser MFA App")
     user = create_user(node)
-    wait = WebDriverWait(browser, WAIT)
+    wait = page_wait(browser)
 
     def sign_in(**extra: str) -> str:
         verifier = new_verifier()
