@@ -85,20 +85,48 @@ extension SQLStore {
     /// The columns of a record besides `user_id` and `created_at`, which never change (metadata as sorted-key
     /// JSON text, written by ``JSONValue/serialized``: a bulk import writes a million of them).
     static func userColumns(_ record: UserRecord) -> [(name: String, value: any Encodable & Sendable)] {
+        userValues(record).map { column in
+            switch column.value {
+            case .text(let text): (column.name, text)
+            case .integer(let integer): (column.name, integer)
+            case .boolean(let boolean): (column.name, boolean)
+            }
+        }
+    }
+
+    /// A value of a `users` column, with its SQL type.
+    enum UserColumnValue {
+        case text(String?)
+        case integer(Int64?)
+        case boolean(Bool)
+
+        /// The value as JSON: a string, a number (exact: the integers stored are far below 2^53), a boolean or
+        /// null.
+        var json: JSONValue {
+            switch self {
+            case .text(let text): text.map(JSONValue.string) ?? .null
+            case .integer(let integer): integer.map { .number(Double($0)) } ?? .null
+            case .boolean(let boolean): .bool(boolean)
+            }
+        }
+    }
+
+    /// ``userColumns(_:)`` with each value's type: what a bulk insert needs to read the values back from JSON.
+    static func userValues(_ record: UserRecord) -> [(name: String, value: UserColumnValue)] {
         let user = record.user
         return [
-            ("email", user.email?.lowercased()),
-            ("email_verified", user.emailVerified),
-            ("name", user.name),
-            ("nickname", user.nickname),
-            ("picture", user.picture),
-            ("blocked", user.blocked),
-            ("user_metadata", JSONValue.object(user.userMetadata).serialized),
-            ("app_metadata", JSONValue.object(user.appMetadata).serialized),
-            ("password_hash", record.passwordHash),
-            ("updated_at", user.updatedAt.millisecondsSince1970),
-            ("last_login", user.lastLogin?.millisecondsSince1970),
-            ("logins_count", Int64(user.loginsCount)),
+            ("email", .text(user.email?.lowercased())),
+            ("email_verified", .boolean(user.emailVerified)),
+            ("name", .text(user.name)),
+            ("nickname", .text(user.nickname)),
+            ("picture", .text(user.picture)),
+            ("blocked", .boolean(user.blocked)),
+            ("user_metadata", .text(JSONValue.object(user.userMetadata).serialized)),
+            ("app_metadata", .text(JSONValue.object(user.appMetadata).serialized)),
+            ("password_hash", .text(record.passwordHash)),
+            ("updated_at", .integer(user.updatedAt.millisecondsSince1970)),
+            ("last_login", .integer(user.lastLogin?.millisecondsSince1970)),
+            ("logins_count", .integer(Int64(user.loginsCount))),
         ]
     }
 

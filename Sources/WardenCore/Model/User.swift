@@ -8,11 +8,6 @@ public struct User: Sendable, Equatable {
     /// The id of that connection (a bulk-users job's `connection_id`, SPEC §9 "Bulk users").
     public static let connectionID = "con_UsernamePasswordAuthentication"
 
-    /// `auth0|` and 24 random hex digits: the id of a user created without one.
-    public static func generatedID() -> String {
-        "auth0|" + SecretHash.hex(RandomToken.bytes(12))
-    }
-
     public var userID: String
     public var email: String?
     public var emailVerified: Bool

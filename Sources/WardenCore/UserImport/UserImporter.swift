@@ -129,7 +129,7 @@ public struct UserImporter: Sendable {
                         ]))
                 continue
             }
-            switch UserImportEntry.record(from: entry, now: now, newID: User.generatedID) {
+            switch UserImportEntry.record(from: entry, now: now, newID: { User.generatedID(now: now) }) {
             case .valid(let record): records.append((index, entry, record))
             case .invalid(let issues): rejections.append(UserImportRejection(index: index, user: entry, errors: issues))
             }

@@ -132,9 +132,9 @@ struct UsersController {
             return given.contains("|") ? given : "auth0|" + given
         }
         _ = try body.requiredString("email")
+        let now = runtime.clock.now()
         var record = UserRecord(
-            user: User(userID: userID ?? User.generatedID(), email: nil, createdAt: runtime.clock.now()),
-            passwordHash: nil)
+            user: User(userID: userID ?? User.generatedID(now: now), email: nil, createdAt: now), passwordHash: nil)
         try apply(body, to: &record)
         try await ManagementRequest.write("user", conflict: "The user already exists.") {
             try await runtime.store.insertUser(record)

@@ -95,7 +95,7 @@ extension Bootstrap {
             throw UserCreationError(description: "a user with the e-mail address \(email.lowercased()) exists already")
         }
         let now = runtime.clock.now()
-        let user = User(userID: User.generatedID(), email: email.lowercased(), createdAt: now)
+        let user = User(userID: User.generatedID(now: now), email: email.lowercased(), createdAt: now)
         try await runtime.store.insertUser(
             UserRecord(user: user, passwordHash: Bcrypt.hash(password, cost: runtime.configuration.bcryptCost)))
         if admin { try await makeAdmin(userID: user.userID) }

@@ -1,4 +1,5 @@
 import SQLKit
+import WardenWire
 
 /// The searchable projection of users' metadata (SPEC §9 `user_metadata.*`, `app_metadata.*`): the table
 /// `user_fields(user_id, path, value)`, one row per value reachable from a metadata object through object keys.
@@ -21,7 +22,7 @@ enum UserFieldsProjection {
     /// `INSERT INTO user_fields …` the rows of the users named `userIDs` (every user when `nil`), built from their
     /// stored metadata. The caller removes their previous rows first.
     static func insertStatement(engine: SQLEngineKind, userIDs: [String]?) -> SQLQueryString {
-        let filter: SQLQueryString = userIDs.map { "u.user_id IN (\(binds: $0))" } ?? "TRUE"
+        let filter: SQLQueryString = userIDs.map { "u.user_id IN \(among($0, engine: engine))" } ?? "TRUE"
         switch engine {
         case .sqlite:
             // A trigger could not hold this (SQLite allows no WITH in triggers): the store runs it.
@@ -66,6 +67,16 @@ enum UserFieldsProjection {
         }
     }
 
+    /// `(SELECT …)` the ids of `userIDs`, bound as one JSON array: a batch of an import names thousands of users,
+    /// and one bound value keeps the statement short (issue 16).
+    static func among(_ userIDs: [String], engine: SQLEngineKind) -> SQLQueryString {
+        let ids = JSONValue.array(userIDs.map(JSONValue.string)).serialized
+        return switch engine {
+        case .sqlite: "(SELECT value FROM json_each(\(bind: ids)))"
+        case .postgres: "(SELECT json_array_elements_text(\(bind: ids)::json))"
+        }
+    }
+
     /// The key is one a query can name: not empty, `[A-Za-z0-9_-]` only.
     private static func sqliteKey(_ key: String) -> SQLQueryString {
         "\(unsafeRaw: key) <> '' AND \(unsafeRaw: key) NOT GLOB '*[^-A-Za-z0-9_]*'"
@@ -94,10 +105,11 @@ extension SQLStore {
     /// Every path that inserts or updates rows of `users` calls this on its transaction's `db`, after the write
     /// and before the commit, so that a search never misses a committed user nor finds a stale value (SPEC §9);
     /// a deleted user's rows go with ``deleteUser(id:)``. Ids of users that do not exist only remove rows.
-    /// Pass at most a few thousand ids per call (each is a bound value).
     func writeSearchProjection(for userIDs: [String], on db: any SQLDatabase) async throws {
         guard !userIDs.isEmpty else { return }
-        try await db.delete(from: "user_fields").where("user_id", .in, userIDs).run()
+        try await db.raw(
+            "DELETE FROM user_fields WHERE user_id IN \(UserFieldsProjection.among(userIDs, engine: engine))"
+        ).run()
         try await db.raw(UserFieldsProjection.insertStatement(engine: engine, userIDs: userIDs)).run()
     }
 }
