@@ -1,6 +1,7 @@
-public import struct Foundation.Date
 import Synchronization
 import WardenWire
+
+public import struct Foundation.Date
 
 extension User {
     /// The five bytes of this process in its generated ids.
