@@ -95,6 +95,11 @@ let package = Package(
         ),
         // The OpenAPI document is a JSON file embedded in the code at build time (Plugins/EmbedOpenAPIDocument).
         .executableTarget(name: "embed-text", path: "Tools/EmbedText", swiftSettings: swiftSettings),
+        // Seeds millions of log events through the storage layer for scripts/bench-scale (issue 16).
+        .executableTarget(
+            name: "warden-bench-seed",
+            dependencies: ["WardenCore", "WardenStorage", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/WardenBenchSeed", swiftSettings: swiftSettings),
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
         .target(
             name: "WardenServer",
