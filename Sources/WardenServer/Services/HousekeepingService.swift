@@ -8,9 +8,9 @@ import WardenCore
 /// expired device transactions, login failures older than the lockout window (those of unknown addresses
 /// included) and ended locks, undeliverable jobs, log events past `--log-retention-days` (SPEC §10), and this
 /// node's memory of expired requests. Every node runs it; the deletes are idempotent. Every purge goes in batches
-/// of ``batchSize`` with a ``batchPause`` between them (SPEC §11: an anonymous flood, or a month of events, is
-/// cleaned up without holding the database), and the first pass runs one ``interval`` after start-up, never
-/// before the node is ready.
+/// of at most ``batchSize`` rows, each sized to hold the database about ``batchTarget``, with a ``batchPause``
+/// between them (SPEC §11: an anonymous flood, or a month of events, is cleaned up without holding the database),
+/// and the first pass runs one ``interval`` after start-up, never before the node is ready.
 struct HousekeepingService: Service {
     let runtime: WardenRuntime
     static let interval = Duration.seconds(60)
@@ -20,6 +20,12 @@ struct HousekeepingService: Service {
     static let userJobRetention: Double = 86400
     /// The most rows one purge statement deletes.
     static let batchSize = 1000
+    /// The fewest rows a purge statement deletes once its batches have shrunk (``nextBatch(after:took:)``).
+    static let smallestBatch = 50
+    /// How long one purge statement should hold the database. A row's cost varies with the table and its size
+    /// (with 5,000,000 events and four indexes, a 1,000-row delete took up to 150 ms, and `/readyz` waited behind
+    /// it, issue 16), so each purge adapts its batch to this.
+    static let batchTarget = Duration.milliseconds(20)
     /// The pause between two full batches, leaving the database to requests.
     static let batchPause = Duration.milliseconds(20)
 
@@ -64,11 +70,23 @@ struct HousekeepingService: Service {
     @discardableResult
     private func purge(_ kind: EndingRecords, endedBefore date: Date) async throws -> Int {
         var total = 0
+        var limit = Self.batchSize
         while true {
-            let deleted = try await runtime.store.purgeBatch(kind, endedBefore: date, limit: Self.batchSize)
+            let started = ContinuousClock.now
+            let deleted = try await runtime.store.purgeBatch(kind, endedBefore: date, limit: limit)
             total += deleted
-            guard deleted == Self.batchSize else { return total }
+            guard deleted == limit else { return total }
+            limit = Self.nextBatch(after: limit, took: ContinuousClock.now - started)
             try await Task.sleep(for: Self.batchPause)
         }
+    }
+
+    /// The size of the next batch of a purge whose last batch of `limit` rows took `took`: halved when it held
+    /// the database longer than ``batchTarget`` (not below ``smallestBatch``), doubled when it took under half
+    /// of it (not above ``batchSize``), else the same.
+    static func nextBatch(after limit: Int, took: Duration) -> Int {
+        if took > batchTarget { return max(smallestBatch, limit / 2) }
+        if took < batchTarget / 2 { return min(batchSize, limit * 2) }
+        return limit
     }
 }

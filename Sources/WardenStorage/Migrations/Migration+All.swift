@@ -438,5 +438,7 @@ extension Migration {
                 "CREATE INDEX login_challenges_expiry ON login_challenges (expires_at)",
             ]
         },
+        // MARK: version 13, fewer B-trees per user on SQLite (issue 16)
+        Migration(version: 13, name: "leaner user search on SQLite") { Migration.leanerUserSearch($0) },
     ]
 }

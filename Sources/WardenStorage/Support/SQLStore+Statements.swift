@@ -89,7 +89,17 @@ extension SQLStore {
         from table: String, where predicate: (any SQLExpression)? = nil, orderBy order: [any SQLExpression],
         page: PageRequest?, totalCap: Int? = nil, _ item: (any SQLRow) throws -> Item
     ) async throws -> PageResult<Item> {
-        let select = reads.select().column(SQLLiteral.all).from(table)
+        try await fetchPage(
+            fromSource: SQLIdentifier(table), where: predicate, orderBy: order, page: page, totalCap: totalCap, item)
+    }
+
+    /// ``fetchPage(from:where:orderBy:page:totalCap:_:)`` from `source`, a table or a join.
+    func fetchPage<Item: Sendable>(
+        fromSource source: any SQLExpression, where predicate: (any SQLExpression)? = nil,
+        orderBy order: [any SQLExpression], page: PageRequest?, totalCap: Int? = nil,
+        _ item: (any SQLRow) throws -> Item
+    ) async throws -> PageResult<Item> {
+        let select = reads.select().column(SQLLiteral.all).from(source)
         if let predicate { select.where(predicate) }
         order.forEach { select.orderBy($0) }
         if let page { select.limit(page.perPage).offset(page.offset) }
@@ -99,7 +109,7 @@ extension SQLStore {
         if items.count < page.perPage, !items.isEmpty || page.offset == 0 {
             return PageResult(items: items, total: min(page.offset + items.count, totalCap ?? .max))
         }
-        return PageResult(items: items, total: try await count(from: table, where: predicate, upTo: totalCap))
+        return PageResult(items: items, total: try await count(fromSource: source, where: predicate, upTo: totalCap))
     }
 
     /// `SELECT COUNT(*) FROM table WHERE predicate`, on `db` (in a transaction) or ``reads``; with `upTo`, it
@@ -108,8 +118,16 @@ extension SQLStore {
         from table: String, where predicate: (any SQLExpression)? = nil, upTo cap: Int? = nil,
         on db: (any SQLDatabase)? = nil
     ) async throws -> Int {
+        try await count(fromSource: SQLIdentifier(table), where: predicate, upTo: cap, on: db)
+    }
+
+    /// ``count(from:where:upTo:on:)`` of `source`, a table or a join.
+    func count(
+        fromSource source: any SQLExpression, where predicate: (any SQLExpression)? = nil, upTo cap: Int? = nil,
+        on db: (any SQLDatabase)? = nil
+    ) async throws -> Int {
         let db = db ?? reads
-        let matches = db.select().column(SQLLiteral.numeric("1")).from(table)
+        let matches = db.select().column(SQLLiteral.numeric("1")).from(source)
         if let predicate { matches.where(predicate) }
         if let cap { matches.limit(cap) }
         return try await db.raw("SELECT COUNT(*) AS n FROM (\(matches.select)) AS matches")

@@ -43,7 +43,7 @@ enum UserFieldsProjection {
                 INSERT INTO user_fields (user_id, path, value)
                 SELECT user_id, path, CASE type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                     WHEN 'object' THEN NULL WHEN 'array' THEN NULL ELSE CAST(value AS TEXT) END
-                FROM node WHERE type <> 'null'
+                FROM node WHERE type <> 'null' ON CONFLICT DO NOTHING
                 """
         case .postgres:
             return """

@@ -9,8 +9,8 @@ public import WardenCore
 /// value and metadata path taken from the query is bound with `SQLBind`; the SQL text itself is fixed. The
 /// semantics, on both engines:
 /// - `email`, `name`, `nickname`: `lower()` of both sides compared (SQLite folds ASCII letters only; PostgreSQL
-///   follows the database's locale), through the indexes on `lower(column)`; `user_id` and metadata: compared
-///   exactly.
+///   follows the database's locale), through the indexes on `lower(column)` (SQLite's `email` is stored lower-cased
+///   and compared as it is, through its own index); `user_id` and metadata: compared exactly.
 /// - `field:v*`: `LIKE 'v%' ESCAPE '\'`, with `%`, `_` and `\` in `v` escaped (PostgreSQL answers it from a
 ///   `text_pattern_ops` index). SQLite's `LIKE` ignores ASCII case, so there a case-sensitive field compares
 ///   `substr(field, 1, length(v)) = v` instead; and since SQLite's `LIKE` cannot use an index on an expression,
@@ -72,16 +72,17 @@ struct UserQuerySQLRenderer {
             default: SQLLiteral.boolean(false)
             }
         }
+        let folded = folded(field)
         switch (value, field.isCaseInsensitive) {
         case (.exact(let text), true):
-            return SQLBinaryExpression(lower(subject), .equal, lower(SQLBind(text)))
+            return SQLBinaryExpression(folded, .equal, lower(SQLBind(text)))
         case (.exact(let text), false):
             return SQLBinaryExpression(subject, .equal, SQLBind(text))
         case (.prefix(let text), true) where engine == .sqlite:
-            let pattern = like(lower(subject), lower(SQLBind(Self.likePattern(prefix: text))))
-            return junction([Self.range(lower(subject), prefix: Self.asciiLowercased(text)), pattern], .and)
+            let pattern = like(folded, lower(SQLBind(Self.likePattern(prefix: text))))
+            return junction([Self.range(folded, prefix: Self.asciiLowercased(text)), pattern], .and)
         case (.prefix(let text), true):
-            return like(lower(subject), lower(SQLBind(Self.likePattern(prefix: text))))
+            return like(folded, lower(SQLBind(Self.likePattern(prefix: text))))
         case (.prefix(let text), false) where engine == .sqlite:
             return junction([Self.range(subject, prefix: text), Self.startsWith(subject, text)], .and)
         case (.prefix(let text), false):
@@ -93,15 +94,37 @@ struct UserQuerySQLRenderer {
     /// first ``UserFieldsProjection/indexedCharacters`` characters are compared through the index, the whole
     /// value on the row.
     private func metadataField(_ field: UserQueryField, matching value: UserQueryValue?) -> any SQLExpression {
+        let correlation = SQLBinaryExpression(
+            SQLColumn("user_id", table: "f"), .equal, SQLColumn("user_id", table: "users"))
+        let conditions = [correlation] + metadataConditions(field, matching: value)
+        return SQLQueryString(
+            "EXISTS (SELECT 1 FROM user_fields AS f WHERE \(SQLList(conditions, separator: SQLRaw(" AND "))))")
+    }
+
+    /// The metadata terms that every match satisfies — the query itself, or terms of its top-level `AND` — each
+    /// as the conditions on `user_fields AS f` of its rows: where a search can start from the few users a rare
+    /// value names (``SQLStore/searchUsers(_:sort:page:)``).
+    func requiredMetadataTerms(of query: UserQuery) -> [[any SQLExpression]] {
+        switch query {
+        case .term(let field?, let value) where !field.path.isEmpty:
+            [metadataConditions(field, matching: value)]
+        case .and(let operands):
+            operands.flatMap(requiredMetadataTerms(of:))
+        default:
+            []
+        }
+    }
+
+    /// The conditions on a `user_fields AS f` row of `field` (its path) holding `value` (any value when `nil`).
+    private func metadataConditions(_ field: UserQueryField, matching value: UserQueryValue?) -> [any SQLExpression] {
         let stored = SQLColumn("value", table: "f")
         let indexed = SQLFunction(
             "substr", args: stored, SQLLiteral.numeric("1"),
             SQLLiteral.numeric("\(UserFieldsProjection.indexedCharacters)"))
         let limit = UserFieldsProjection.indexedCharacters
+        // The path as the projection spells it: the field's name, `user_metadata.address.city`.
         var conditions: [any SQLExpression] = [
-            SQLBinaryExpression(SQLColumn("user_id", table: "f"), .equal, SQLColumn("user_id", table: "users")),
-            // The path as the projection spells it: the field's name, `user_metadata.address.city`.
-            SQLBinaryExpression(SQLColumn("path", table: "f"), .equal, SQLBind(field.description)),
+            SQLBinaryExpression(SQLColumn("path", table: "f"), .equal, SQLBind(field.description))
         ]
         switch value {
         case nil:
@@ -117,8 +140,7 @@ struct UserQuerySQLRenderer {
         case .prefix(let text):
             conditions.append(Self.range(indexed, prefix: text))
         }
-        return SQLQueryString(
-            "EXISTS (SELECT 1 FROM user_fields AS f WHERE \(SQLList(conditions, separator: SQLRaw(" AND "))))")
+        return conditions
     }
 
     /// `substr(subject, 1, length(text)) = text`: the subject starts with `text`, compared exactly.
@@ -172,6 +194,14 @@ struct UserQuerySQLRenderer {
         case .userMetadata, .appMetadata:
             return metadataField(field, matching: nil)
         }
+    }
+
+    /// `lower(column)` of a case-insensitive field; on SQLite, `email` as it is: stored addresses are lower-cased
+    /// in full and SQLite's `lower()` folds ASCII only, so the two are equal, and `email` has an index (migration
+    /// 13 dropped the one on `lower(email)`).
+    private func folded(_ field: UserQueryField) -> any SQLExpression {
+        let column = SQLColumn(field.column.rawValue)
+        return engine == .sqlite && field.column == .email ? column : lower(column)
     }
 
     private func lower(_ expression: any SQLExpression) -> any SQLExpression {

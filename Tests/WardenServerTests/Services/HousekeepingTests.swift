@@ -79,4 +79,15 @@ struct HousekeepingTests {
         #expect(midway > 0, "no /readyz answer came between two batches of the purge")
         #expect(try await remaining() == 0)
     }
+
+    /// A purge's batches shrink while a statement holds the database longer than the target, and grow back when
+    /// it is quick, between the bounds.
+    @Test func batchesFollowTheirDuration() {
+        let target = HousekeepingService.batchTarget
+        #expect(HousekeepingService.nextBatch(after: 1000, took: target * 3) == 500)
+        #expect(HousekeepingService.nextBatch(after: 60, took: target * 3) == HousekeepingService.smallestBatch)
+        #expect(HousekeepingService.nextBatch(after: 250, took: target / 4) == 500)
+        #expect(HousekeepingService.nextBatch(after: 800, took: target / 4) == HousekeepingService.batchSize)
+        #expect(HousekeepingService.nextBatch(after: 400, took: target * 3 / 4) == 400)
+    }
 }
