@@ -77,7 +77,8 @@ extension SQLStore {
         let direction = SQLRaw(
             (sort.ascending ? "ASC" : "DESC") + (nullable.contains(sort.field) ? " NULLS LAST" : ""))
         return try await fetchPage(
-            fromSource: try await searchSource(for: query, rareValueLimit: rareValueLimit), where: sqlPredicate(for: query, dialect: engine),
+            fromSource: try await searchSource(for: query, rareValueLimit: rareValueLimit),
+            where: sqlPredicate(for: query, dialect: engine),
             orderBy: [
                 SQLOrderBy(expression: SQLColumn(sort.field.rawValue), direction: direction),
                 SQLOrderBy(expression: SQLColumn("user_id"), direction: SQLRaw(sort.ascending ? "ASC" : "DESC")),
@@ -107,7 +108,8 @@ extension SQLStore {
             let rows: SQLQueryString =
                 "SELECT 1 FROM user_fields AS f WHERE \(conditions) LIMIT \(unsafeRaw: String(rareValueLimit + 1))"
             let count =
-                try await reads.raw("SELECT COUNT(*) AS n FROM (\(rows)) AS term").first(decodingColumn: "n", as: Int.self)
+                try await reads.raw("SELECT COUNT(*) AS n FROM (\(rows)) AS term").first(
+                    decodingColumn: "n", as: Int.self)
                 ?? 0
             if count <= rareValueLimit, count < rarest?.count ?? .max { rarest = (count, conditions) }
         }

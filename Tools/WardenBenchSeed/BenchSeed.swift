@@ -22,7 +22,8 @@ struct BenchSeed {
         guard arguments.count == 2 || arguments.count == 4, let count = Int(arguments[arguments.startIndex + 1]),
             count > 0
         else {
-            FileHandle.standardError.write(Data("usage: warden-bench-seed DATABASE_URL EVENTS [OLDEST_DAYS NEWEST_DAYS]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: warden-bench-seed DATABASE_URL EVENTS [OLDEST_DAYS NEWEST_DAYS]\n".utf8))
             exit(2)
         }
         let numbers = arguments.dropFirst(2).compactMap(Double.init)
