@@ -305,8 +305,15 @@ import WardenWire
         (
             "user_metadata.a.b-c:x", .sqlite,
             #"EXISTS (SELECT 1 FROM user_fields AS f WHERE "f"."user_id" = "users"."user_id" AND "f"."path" = ?1 "#
-                + #"AND substr("f"."value", 1, 200) = ?2 AND "f"."value" = ?3)"#,
-            ["user_metadata.a.b-c", "x", "x"]
+                + #"AND substr("f"."value", 1, 200) = ?2)"#,
+            ["user_metadata.a.b-c", "x"]
+        ),
+        // A value as long as the indexed part, or longer, is also compared whole.
+        (
+            "user_metadata.note:\(String(repeating: "x", count: 200))", .postgres,
+            #"EXISTS (SELECT 1 FROM user_fields AS f WHERE "f"."user_id" = "users"."user_id" AND "f"."path" = $1 "#
+                + #"AND substr("f"."value", 1, 200) = $2 AND "f"."value" = $3)"#,
+            ["user_metadata.note", String(repeating: "x", count: 200), String(repeating: "x", count: 200)]
         ),
         (
             "app_metadata.a.b-c:x*", .postgres,

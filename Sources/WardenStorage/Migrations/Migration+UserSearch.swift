@@ -35,16 +35,27 @@ extension Migration {
     }
 
     /// Version 13: on SQLite, every new user costs a few B-trees fewer (an import of 1,000,000 users wrote 19
-    /// B-tree entries a user, issue 16); PostgreSQL is unchanged.
+    /// B-tree entries a user, issue 16); on PostgreSQL, the planner learns how often each value of each path is.
     ///
+    /// - PostgreSQL: extended statistics (`mcv`) on `(path, substr(value, 1, 200))`, the index's key. Without
+    ///   them it multiplies the frequency of the path by that of the value as if they were unrelated, expects a
+    ///   fifth of the users of `app_metadata.plan:gold` and `lang:de AND tier:3`, and hashes them all rather
+    ///   than walk the users in order (1.8 s instead of 34 ms with 1,000,000 users).
     /// - `users_email_lower` goes: a stored address is lower-cased already (every write lower-cases it in full,
     ///   and SQLite's `lower()` folds ASCII only), so `lower(email)` is `email`, and the search compares `email`
     ///   through the `UNIQUE` index it has anyway.
     /// - `user_fields` becomes a `WITHOUT ROWID` table keyed by `(user_id, path)`: the rows live in the key's
     ///   B-tree, where they were in a rowid table plus the `user_fields_user` index.
     static func leanerUserSearch(_ ddl: DDL) -> [SQLQueryString] {
-        guard ddl.engine == .sqlite else { return [] }
         let characters = UserFieldsProjection.indexedCharacters
+        guard ddl.engine == .sqlite else {
+            return [
+                """
+                CREATE STATISTICS user_fields_path_value (mcv) ON path, substr(value, 1, \(literal: characters)) \
+                FROM user_fields
+                """
+            ]
+        }
         return [
             "DROP INDEX users_email_lower",
             """
