@@ -7,7 +7,8 @@ import WardenWire
 @testable import WardenStorage
 
 /// A SQLite file has read-only connections beside its one writer (issue 16 item 2): a long read does not hold up a
-/// write, a read sees every write committed before it, and a reader refuses to write.
+/// write, a read sees every write committed before it, and a reader refuses to write. Its log is checkpointed
+/// beside the writer too.
 @Suite("SQLite readers beside the writer")
 struct SQLiteReadersTests {
     private static func user(_ id: String) -> UserRecord {
@@ -54,6 +55,29 @@ struct SQLiteReadersTests {
             await #expect(throws: (any Error).self) {
                 try await store.reads.raw("DELETE FROM users").run()
             }
+        }
+    }
+
+    @Test("The writer never checkpoints; the log reaches the file all the same, copied beside it")
+    func checkpointsRunBesideTheWriter() async throws {
+        try await TestDatabase.sqliteFile.withStore { store in
+            let automatic = try await store.sql.raw("PRAGMA wal_autocheckpoint").first(
+                decodingColumn: "wal_autocheckpoint", as: Int.self)
+            #expect(automatic == 0)
+            let files = try await store.sql.raw("PRAGMA database_list").all().map {
+                try $0.decode(column: "file", as: String.self)
+            }
+            let path = try #require(files.first { !$0.isEmpty })
+            let size = { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+            let before = size()
+            try await store.appendLogs(
+                (0..<3_000).map { LogEvent(date: storedTime(), type: .loginSuccess, userID: "auth0|log\($0)") })
+            var copied = false
+            for _ in 0..<100 where !copied {
+                try await Task.sleep(for: .milliseconds(100))
+                copied = size() > before
+            }
+            #expect(copied, "the events' pages never reached the database file")
         }
     }
 

@@ -5,11 +5,14 @@ import SQLiteKit
 /// SQLite through one writing connection: SQLite serializes writers anyway, and one connection makes
 /// `sqlite::memory:` a single database for the whole process. Every statement on it goes through an
 /// ``AsyncSerialLock``, so a transaction (a session) has the connection to itself. A file also gets
-/// ``readerCount`` read-only connections (``SQLiteReaders``) for the reads the store sends to ``reader``.
+/// ``readerCount`` read-only connections (``SQLiteReaders``) for the reads the store sends to ``reader``, and one
+/// that checkpoints its log (``SQLiteCheckpointer``).
 struct SQLiteBackend: SQLBackend {
     let connection: SQLiteConnection
     /// The read-only connections of a file; `nil` for `sqlite::memory:`, whose reads go to the writer.
     private let readers: SQLiteReaders?
+    /// What copies a file's log into it, off the writer; `nil` for `sqlite::memory:`.
+    private let checkpointer: SQLiteCheckpointer?
     /// The connection's own thread: SQLite calls block (a busy wait can last seconds), so they must not
     /// share `NIOThreadPool.singleton` with other blocking work — two stores waiting on each other's locks
     /// there could occupy every thread and deadlock until the busy timeout.
@@ -50,10 +53,13 @@ struct SQLiteBackend: SQLBackend {
             throw error
         }
         var readers: SQLiteReaders?
+        var checkpointer: SQLiteCheckpointer?
         if case .file(let path) = storage {
             do {
                 readers = try await SQLiteReaders.open(path: path, count: readerCount, logger: logger)
+                checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             } catch {
+                try? await readers?.shutdown()
                 try? await connection.close()
                 try? await threadPool.shutdownGracefully()
                 throw error
@@ -61,7 +67,7 @@ struct SQLiteBackend: SQLBackend {
         }
         let lock = AsyncSerialLock()
         return SQLiteBackend(
-            connection: connection, readers: readers, threadPool: threadPool,
+            connection: connection, readers: readers, checkpointer: checkpointer, threadPool: threadPool,
             database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock, isFile: readers != nil)
     }
 
@@ -93,12 +99,12 @@ struct SQLiteBackend: SQLBackend {
 
     /// The writer's page cache and checkpoints (issue 16): a profile of a 200,000-user import spent half its time in
     /// the kernel — `pread` of pages through the 2 MB default cache, and WAL frames copied by a checkpoint every
-    /// 1,000 pages. With a 64 MB cache (a ceiling: an idle server fills little of it), a checkpoint every 10,000
-    /// pages (40 MB of WAL) and batches of 5,000 users, that import took 31 s instead of 64 s (profiled, with the
-    /// defaults). Memory-mapping the file gained 7 % more and made the RSS of a big tenant look like the whole file,
-    /// so it is not used.
+    /// 1,000 pages. With a 64 MB cache (a ceiling: an idle server fills little of it) and batches of 5,000 users,
+    /// that import took 31 s instead of 64 s (profiled, with the defaults). Memory-mapping the file gained 7 % more
+    /// and made the RSS of a big tenant look like the whole file, so it is not used. The writer never checkpoints:
+    /// ``SQLiteCheckpointer`` does, beside it; a log that grew past 64 MB is cut back to that once copied.
     static let pageAccess: [SQLQueryString] = [
-        "PRAGMA cache_size = -65536", "PRAGMA wal_autocheckpoint = 10000",
+        "PRAGMA cache_size = -65536", "PRAGMA wal_autocheckpoint = 0", "PRAGMA journal_size_limit = 67108864",
     ]
 
     func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -128,6 +134,7 @@ struct SQLiteBackend: SQLBackend {
     }
 
     func shutdown() async throws {
+        try await checkpointer?.shutdown()
         try await readers?.shutdown()
         try await lock.withLock { try await connection.close() }
         try await threadPool.shutdownGracefully()

@@ -358,6 +358,15 @@ def main():
                 label, num(pg.rps), ms(pg.p50), ms(pg.p99), num(lite and lite.rps), "" if r is None else "%.2f" % r,
                 pg.noise, lite and lite.noise))
     L.append("")
+    # Topics that scripts of their own measure (scripts/bench/mfa-signin, scripts/bench-scale), written down in
+    # docs/benchmarks/sections/ and kept here as they are.
+    sections = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "benchmarks",
+                            "sections")
+    for name in sorted(os.listdir(sections)) if os.path.isdir(sections) else []:
+        if name.endswith(".md"):
+            with open(os.path.join(sections, name)) as section:
+                L.append(section.read().rstrip())
+            L.append("")
     L.append("## Micro benchmarks")
     L.append("")
     L.append("`swift package benchmark` of `Benchmarks/` (ordo-one/benchmark, malloc counts through its MallocInterposer "
