@@ -91,8 +91,8 @@ struct UserQuerySQLRenderer {
     }
 
     /// `EXISTS (SELECT 1 FROM user_fields WHERE user_id = users.user_id AND path = … AND <value>)`: the value's
-    /// first ``UserFieldsProjection/indexedCharacters`` characters are compared through the index, the whole
-    /// value on the row.
+    /// first ``UserFieldsProjection/indexedCharacters`` characters are compared through the index, and a text at
+    /// least that long also with the whole value on the row (``metadataConditions(_:matching:)``).
     private func metadataField(_ field: UserQueryField, matching value: UserQueryValue?) -> any SQLExpression {
         let correlation = SQLBinaryExpression(
             SQLColumn("user_id", table: "f"), .equal, SQLColumn("user_id", table: "users"))
