@@ -110,9 +110,11 @@ public func buildApplication(
     let configuration = runtime.configuration
     let address = BindAddress.hostname(configuration.host, port: configuration.port)
     let serverConfiguration = ApplicationConfiguration(address: address, serverName: "Warden")
+    let prepared = PreparedResponses(
+        keys: runtime.keys.ring, serverName: serverConfiguration.serverName ?? "Warden", logger: runtime.logger)
     let http: HTTPServerBuilder = .http1WebSocketUpgrade(
         webSocketRouter: DeviceStreamController(runtime: runtime).webSocketRouter,
-        configuration: DeviceStreamController.configuration)
+        configuration: DeviceStreamController.configuration(handlers: { [prepared.handler()] }))
     var server = http
     if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
         let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import WardenCore
 import WardenWire
 
@@ -14,9 +15,14 @@ struct DeviceStreamController {
     static let path: RouterPath = "appliance-mfa/api/device-accounts/:id/stream"
 
     /// The server side of the upgrade: a ping every 30 s, and a peer that has not answered the previous one
-    /// by then is disconnected.
-    static let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-        ws: .init(autoPing: .enabled(timePeriod: .seconds(30))))
+    /// by then is disconnected. Plain HTTP connections get `handlers` after the HTTP codec.
+    static func configuration(
+        handlers: @escaping @Sendable () -> [any RemovableChannelHandler]
+    ) -> HTTP1WebSocketUpgradeChannel.Configuration {
+        HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: handlers()),
+            ws: .init(autoPing: .enabled(timePeriod: .seconds(30))))
+    }
 
     let runtime: WardenRuntime
 
