@@ -16,9 +16,10 @@ extension SQLStore {
     /// reads after the previous one committed (on PostgreSQL a statement's snapshot is taken after the lock is
     /// granted), so the count never misses one. Throws ``StorageError/conflict(_:)`` when the id, the consent id
     /// or the approval token hash exists.
-    public func insertBackchannelRequest(_ request: BackchannelRequest, limit: Int, window: Double) async throws
-        -> BackchannelInsertResult
-    {
+    /// The request's `deliveryJobs` are inserted after it, in the same transaction.
+    public func insertBackchannelRequest(
+        _ request: BackchannelRequest, limit: Int, window: Double, deliveryJobs: [DeliveryJob]
+    ) async throws -> BackchannelInsertResult {
         precondition(limit > 0, "the per-user limit must allow at least one request")
         let windowMilliseconds = Int64((window * 1000).rounded())
         let windowStart = request.createdAt.millisecondsSince1970 - windowMilliseconds
@@ -44,6 +45,7 @@ extension SQLStore {
                 try await db.insert(into: "ciba_requests").columns(columns.map(\.name))
                     .values(columns.map(\.value))
                     .run()
+                try await Self.insert(deliveryJobs, on: db)
                 return .inserted
             }
         }

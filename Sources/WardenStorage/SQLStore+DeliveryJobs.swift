@@ -15,18 +15,25 @@ extension SQLStore {
     public func insertDeliveryJobs(_ jobs: [DeliveryJob]) async throws {
         guard !jobs.isEmpty else { return }
         try await UniqueViolation.mapped("A delivery job with this id already exists") {
-            try await insertRows(
-                into: "delivery_jobs",
-                columns: [
-                    "id", "kind", "payload", "attempts", "next_attempt_at", "expires_at", "created_at", "last_error",
-                ], jobs
-            ) { job in
-                [
+            try await transaction { db in try await Self.insert(jobs, on: db) }
+        }
+    }
+
+    /// Multi-row `INSERT`s of `jobs` on `db`, the connection of a transaction the caller runs.
+    static func insert(_ jobs: [DeliveryJob], on db: any SQLDatabase) async throws {
+        var start = jobs.startIndex
+        while start < jobs.endIndex {
+            let end = min(start + rowsPerInsert, jobs.endIndex)
+            let insert = db.insert(into: "delivery_jobs").columns(
+                "id", "kind", "payload", "attempts", "next_attempt_at", "expires_at", "created_at", "last_error")
+            for job in jobs[start..<end] {
+                insert.values(
                     job.id, job.kind.rawValue, job.payload, job.attempts, job.nextAttemptAt.millisecondsSince1970,
                     job.expiresAt.millisecondsSince1970, job.createdAt.millisecondsSince1970,
-                    job.lastError.map(Self.truncatedDeliveryError),
-                ]
+                    job.lastError.map(truncatedDeliveryError))
             }
+            try await insert.run()
+            start = end
         }
     }
 

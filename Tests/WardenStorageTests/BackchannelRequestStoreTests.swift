@@ -120,6 +120,43 @@ struct BackchannelRequestStoreTests {
     }
 
     @Test(
+        "the e-mail's job is stored with its request, and not when the limit or a conflict refuses the request",
+        arguments: TestDatabase.available)
+    func deliveryJobsGoWithTheRequest(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            // Jobs due at a random instant after 2200, which no other test's jobs are due at.
+            let due = Date(millisecondsSince1970: Int64.random(in: 7_258_118_400_000..<9_000_000_000_000))
+            func job() -> DeliveryJob {
+                DeliveryJob(
+                    id: uniqueID("job"), kind: .backchannelMail, payload: #"{"request":"r"}"#, attempts: 0,
+                    nextAttemptAt: due, expiresAt: Self.at(due, 3600), createdAt: Self.at(due, -1))
+            }
+            func claim() async throws -> [String] {
+                try await store.claimDeliveryJobs(now: due, leaseUntil: Self.at(due, 30), limit: 10).map(\.id)
+            }
+            let stored = job()
+            let original = Self.request()
+            let inserted = try await store.insertBackchannelRequest(
+                original, limit: Self.limit, window: Self.window, deliveryJobs: [stored])
+            #expect(inserted == .inserted)
+            #expect(try await claim() == [stored.id])
+
+            var duplicate = Self.request()
+            duplicate.id = original.id
+            await #expect(throws: StorageError.conflict("The CIBA request already exists")) {
+                try await store.insertBackchannelRequest(
+                    duplicate, limit: Self.limit, window: Self.window, deliveryJobs: [job()])
+            }
+            let user = uniqueID("auth0|user")
+            for _ in 0..<Self.limit { try await Self.insertAccepted(Self.request(userID: user), into: store) }
+            let limited = try await store.insertBackchannelRequest(
+                Self.request(userID: user), limit: Self.limit, window: Self.window, deliveryJobs: [job()])
+            #expect(limited != .inserted)
+            #expect(try await claim() == [], "no job of a request that was not stored")
+        }
+    }
+
+    @Test(
         "the sixth request in a minute is limited until the oldest leaves the window", arguments: TestDatabase.available
     )
     func rateLimit(database: TestDatabase) async throws {

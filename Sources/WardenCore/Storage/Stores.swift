@@ -243,10 +243,12 @@ public protocol BackchannelRequestStore: Sendable {
     /// Inserts `request` unless its user already has `limit` requests created after
     /// `request.createdAt - window` (SPEC §6.1: 5 per minute across clients). The check and the insert are
     /// atomic across connections and nodes: of N concurrent inserts for one user with no earlier requests,
-    /// exactly `limit` succeed. Throws ``StorageError/conflict(_:)`` on a duplicate id, consent id or
-    /// approval token.
-    func insertBackchannelRequest(_ request: BackchannelRequest, limit: Int, window: Double) async throws
-        -> BackchannelInsertResult
+    /// exactly `limit` succeed. `deliveryJobs` (the request's approval e-mail, SPEC §6.1) are stored in the
+    /// same transaction: with the request, or not at all. Throws ``StorageError/conflict(_:)`` on a duplicate
+    /// id, consent id, approval token or job id.
+    func insertBackchannelRequest(
+        _ request: BackchannelRequest, limit: Int, window: Double, deliveryJobs: [DeliveryJob]
+    ) async throws -> BackchannelInsertResult
     /// The request by ``BackchannelRequest/id`` (the SHA-256 of its `auth_req_id`), whatever its state.
     func backchannelRequest(id: BackchannelRequest.ID) async throws -> BackchannelRequest?
     /// The request whose e-mail approval token hashes to `approvalTokenHash`.
@@ -261,6 +263,16 @@ public protocol BackchannelRequestStore: Sendable {
     /// one gets ``BackchannelRedemption/redeemed(_:)``.
     func redeemBackchannelRequest(id: BackchannelRequest.ID, clientID: String, at now: Date) async throws
         -> BackchannelRedemption
+}
+
+extension BackchannelRequestStore {
+    /// ``insertBackchannelRequest(_:limit:window:deliveryJobs:)`` without delivery jobs (a push request's
+    /// notification is sent, not queued).
+    public func insertBackchannelRequest(_ request: BackchannelRequest, limit: Int, window: Double) async throws
+        -> BackchannelInsertResult
+    {
+        try await insertBackchannelRequest(request, limit: limit, window: window, deliveryJobs: [])
+    }
 }
 
 /// The outbox of ``DeliveryJob``s, shared by every node: any node may claim a due job.

@@ -82,9 +82,23 @@ struct BackchannelService: Sendable {
             bindingMessage: start.bindingMessage, authorizationDetails: start.authorizationDetails, channel: channel,
             approvalTokenHash: approvalToken.map(SecretHash.sha256Hex), ping: ping, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(start.requestedExpiry)))
-        let inserted = try await requests.insertBackchannelRequest(
-            request, limit: Self.perUserLimit, window: Self.limitWindow)
+        // The e-mail's job is stored with the request (SPEC §6.1 "Delivery": never lost), in one transaction.
+        let mail = approvalToken.map { token in
+            deliveries.prepare(
+                kind: .backchannelMail,
+                payloads: [BackchannelMailDelivery.Payload(requestID: id, approvalToken: token).json],
+                expiresAt: request.expiresAt)
+        }
+        let inserted: BackchannelInsertResult
+        do {
+            inserted = try await requests.insertBackchannelRequest(
+                request, limit: Self.perUserLimit, window: Self.limitWindow, deliveryJobs: mail?.jobs ?? [])
+        } catch {
+            if let mail { deliveries.release(mail) }
+            throw error
+        }
         if case .limited(let retryAt) = inserted {
+            if let mail { deliveries.release(mail) }
             // Whole seconds, rounded up; storage keeps milliseconds, so ignore a sub-millisecond excess.
             let seconds = max(1, Int((retryAt.timeIntervalSince(now) - 0.001).rounded(.up)))
             throw OAuthError(
@@ -92,14 +106,10 @@ struct BackchannelService: Sendable {
                 headers: [(name: "Retry-After", value: String(seconds))])
         }
         polls.trackPending(id, clientID: start.client.clientID, expiresAt: request.expiresAt)
-        switch channel {
-        case .push:
+        if let mail {
+            deliveries.dispatch(mail)
+        } else {
             try await push.notify(request)
-        case .email:
-            try await deliveries.submit(
-                kind: .backchannelMail,
-                payload: BackchannelMailDelivery.Payload(requestID: id, approvalToken: approvalToken ?? "").json,
-                expiresAt: request.expiresAt)
         }
         return authRequestID
     }

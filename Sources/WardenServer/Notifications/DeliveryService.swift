@@ -52,6 +52,28 @@ public final class DeliveryService: Service {
     /// leaves the rest to the sweep, which it wakes. Throws only when the jobs cannot be stored.
     func submit(kind: DeliveryJob.Kind, payloads: [String], expiresAt: Date) async throws {
         guard !payloads.isEmpty else { return }
+        let prepared = prepare(kind: kind, payloads: payloads, expiresAt: expiresAt)
+        do {
+            try await store.insertDeliveryJobs(prepared.jobs)
+        } catch {
+            release(prepared)
+            throw error
+        }
+        dispatch(prepared)
+    }
+
+    /// Jobs made by ``prepare(kind:payloads:expiresAt:)`` for a caller that stores them in a transaction of its
+    /// own (a CIBA request and its e-mail): once stored they go to ``dispatch(_:)``, and when they were not,
+    /// to ``release(_:)``.
+    struct PreparedJobs: Sendable {
+        let jobs: [DeliveryJob]
+        /// How many of ``jobs`` (the first ones) this node reserved room to attempt at once: stored with
+        /// `attempts = 1` and a lease, so that no sweep claims them meanwhile.
+        let attemptNow: Int
+    }
+
+    /// Makes the jobs of `payloads`, reserving room for as many immediate attempts as this node has.
+    func prepare(kind: DeliveryJob.Kind, payloads: [String], expiresAt: Date) -> PreparedJobs {
         let now = clock.now()
         let reserved = inFlight.add(payloads.count, ordering: .relaxed).newValue
         let attemptNow = max(0, min(payloads.count, Self.concurrency - (reserved - payloads.count)))
@@ -63,19 +85,23 @@ public final class DeliveryService: Service {
                 nextAttemptAt: index < attemptNow ? now.addingTimeInterval(Self.lease) : now, expiresAt: expiresAt,
                 createdAt: now)
         }
-        do {
-            try await store.insertDeliveryJobs(jobs)
-        } catch {
-            inFlight.subtract(attemptNow, ordering: .relaxed)
-            throw error
-        }
-        if attemptNow < jobs.count { wake.yield() }
-        for job in jobs.prefix(attemptNow) {
+        return PreparedJobs(jobs: jobs, attemptNow: attemptNow)
+    }
+
+    /// Attempts the stored `prepared` jobs this node reserved room for, and wakes the sweep for the others.
+    func dispatch(_ prepared: PreparedJobs) {
+        if prepared.attemptNow < prepared.jobs.count { wake.yield() }
+        for job in prepared.jobs.prefix(prepared.attemptNow) {
             Task {
                 await attempt(job)
                 inFlight.subtract(1, ordering: .relaxed)
             }
         }
+    }
+
+    /// Gives back the room `prepared` reserved, its jobs not having been stored.
+    func release(_ prepared: PreparedJobs) {
+        inFlight.subtract(prepared.attemptNow, ordering: .relaxed)
     }
 
     /// Claims and attempts the jobs due now; returns how many it attempted. The service calls it every
