@@ -11,7 +11,7 @@
 # dependencies, which resolve through SwiftPM's local cache (~/.cache/org.swift.swiftpm).
 # Where: BUILD_DIR [${TMPDIR:-/tmp}/warden-bench-build], kept between runs with its .build, so a later run is
 # an incremental build (the first one is a full release build: about 13 minutes on 2 cores). Only
-# Package.swift, Package.resolved, Sources/, Tests/ and Tools/ are copied (SwiftPM wants every declared
+# Package.swift, Package.resolved, Sources/, Tests/, Tools/, Plugins/ and Examples/ are copied (SwiftPM wants every declared
 # target's folder); a file is rewritten only when its content changed (unchanged files keep their inode and
 # mtime, so SwiftPM does not rebuild them), and a file gone from the source is deleted from the copy.
 # With BUILD_BENCHMARKS=1 (scripts/bench/run) the Benchmarks/ package is copied too and everything is built in
@@ -25,7 +25,7 @@ build_release_copy() {
   BUILD_DIR=${BUILD_DIR:-${TMPDIR:-/tmp}/warden-bench-build}
   local dir=$BUILD_DIR parts=() p t0 stage f
   command -v swift >/dev/null || die "swift not found (needed to build Warden; or pass WARDEN_BIN=...)"
-  for p in Package.swift Sources Tests Tools; do [[ -e $REPO/$p ]] && parts+=("$p"); done
+  for p in Package.swift Sources Tests Tools Plugins Examples; do [[ -e $REPO/$p ]] && parts+=("$p"); done
   if [[ ${BUILD_BENCHMARKS:-0} == 1 ]]; then
     for p in Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Servers; do parts+=("$p"); done
   fi
@@ -48,7 +48,7 @@ build_release_copy() {
   # files of the copy that the source no longer has
   local gone
   gone="$(cd "$dir" && comm -13 <(cd "$stage" && find . -type f | LC_ALL=C sort) \
-    <(find Package.swift Package.resolved Sources Tests Tools Benchmarks/Package.swift Benchmarks/Package.resolved \
+    <(find Package.swift Package.resolved Sources Tests Tools Plugins Examples Benchmarks/Package.swift Benchmarks/Package.resolved \
       Benchmarks/Benchmarks Benchmarks/Servers -type f 2>/dev/null | sed 's|^|./|' | LC_ALL=C sort))"
   (cd "$dir" && xargs -r -d '\n' rm -f <<<"$gone")
   local planned=1
