@@ -39,8 +39,9 @@ public enum RFC3339Timestamp {
     private static let minimum: Int64 = -62_135_596_800_000
     private static let maximum: Int64 = 253_402_300_799_999
 
-    /// The proleptic Gregorian (year, month, day) of a day count from 1970-01-01.
-    private static func civil(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+    /// The proleptic Gregorian (year, month, day) of a day count from 1970-01-01 (also the `Date` header's,
+    /// RFC 9110 §5.6.7).
+    package static func civil(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -163,18 +163,9 @@ final class HTTPDateCache: Sendable {
     static func format(epochSeconds: Int) -> String {
         let days = epochSeconds / 86_400
         let secondOfDay = epochSeconds % 86_400
-        // Civil date from a day count (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = RFC3339Timestamp.civil(daysSinceEpoch: Int64(days))
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let clock = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-        return "\(weekdays[days % 7]), \(two(day)) \(months[month - 1]) \(year) \(clock) GMT"
+        return "\(weekdays[days % 7]), \(two(Int(day))) \(months[Int(month) - 1]) \(year) \(clock) GMT"
     }
 }

@@ -66,11 +66,15 @@ struct PreparedResponseHandlerTests {
         #expect(fields[.contentLength] == String(answer.body.utf8.count))
         #expect(fields[.cacheControl] == "public, max-age=60")
         #expect(fields[.server] == "Warden")
-        #expect(fields[.requestID]?.count == 32)
+        // Hummingbird's request id: hex, one per request.
+        let id = try #require(fields[.requestID])
+        #expect(id.count > 16 && id.allSatisfy(\.isHexDigit))
         let date = try #require(fields[.date])
         let parsed = try #require(Self.imfFixdate.date(from: date))
         #expect(abs(parsed.timeIntervalSinceNow) < 5)
         #expect(try forwarded().isEmpty)
+        try request(.get, "/.well-known/jwks.json")
+        #expect(try response()?.head.headerFields[.requestID] != id)
     }
 
     @Test func aRotatedRingIsServedAtOnce() throws {
