@@ -17,6 +17,8 @@ public final class SQLStore: WardenStore {
 
     let backend: any SQLBackend
     let logger: Logger
+    /// How many imports run now (``withBulkUserWrites(_:)``).
+    let bulkUserWrites = Mutex<Int>(0)
     /// Told the time of every statement, once ``observeStatements(_:)`` set it.
     private let observer = Mutex<(any StatementObserver)?>(nil)
 

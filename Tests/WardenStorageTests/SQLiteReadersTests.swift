@@ -36,6 +36,26 @@ struct SQLiteReadersTests {
         }
     }
 
+    @Test("The writer's page cache is large while an import runs, SQLite's default otherwise, also after a failure")
+    func theLargePageCacheLastsAsLongAsAnImport() async throws {
+        struct Failure: Error {}
+        try await TestDatabase.sqliteFile.withStore { store in
+            func cacheSize() async throws -> Int? {
+                try await store.sql.raw("PRAGMA cache_size").first(decodingColumn: "cache_size", as: Int.self)
+            }
+            #expect(try await cacheSize() == -2_000)
+            let during = try await store.withBulkUserWrites {
+                try await store.withBulkUserWrites { try await cacheSize() }
+            }
+            #expect(during == -65_536)
+            #expect(try await cacheSize() == -2_000, "the last import to end gives the cache back")
+            await #expect(throws: Failure.self) {
+                try await store.withBulkUserWrites { () async throws -> Int in throw Failure() }
+            }
+            #expect(try await cacheSize() == -2_000)
+        }
+    }
+
     @Test("A read on a reader sees the write committed just before it", arguments: TestDatabase.available)
     func readYourWrites(database: TestDatabase) async throws {
         try await database.withStore { store in

@@ -65,8 +65,18 @@ public protocol UserStore: Sendable {
     /// profile, metadata and, when the record has one, password hash; id, creation date and login counts stay.
     /// Returns one outcome per record, in order.
     func insertUsers(_ records: [UserRecord], upsert: Bool) async throws -> [BulkUserOutcome]
+    /// Runs `body`, an import's run of ``insertUsers(_:upsert:)`` batches, with the storage set for bulk writes
+    /// for as long as it lasts (SQLite: a large page cache on the writer, issue 16).
+    func withBulkUserWrites<T: Sendable>(_ body: () async throws -> T) async throws -> T
     /// Up to `limit` users ordered by `user_id`, after `userID` (from the start when `nil`): an export's pages.
     func users(after userID: String?, limit: Int) async throws -> [UserRecord]
+}
+
+extension UserStore {
+    /// Stores with no setting for bulk writes run `body` as it is.
+    public func withBulkUserWrites<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await body()
+    }
 }
 
 /// Bulk-users jobs (SPEC §9 "Bulk users"): their state, an import's rejected entries, an export's output.

@@ -35,6 +35,17 @@ public struct UserImporter: Sendable {
         rejected: ([UserImportRejection]) async throws -> Void,
         progress: (UserImportSummary) async throws -> Void
     ) async throws -> UserImportSummary {
+        try await store.withBulkUserWrites {
+            try await importEntries(nextChunk: nextChunk, rejected: rejected, progress: progress)
+        }
+    }
+
+    /// ``run(nextChunk:rejected:progress:)`` inside the store's bulk writes.
+    private func importEntries(
+        nextChunk: () throws -> [UInt8]?,
+        rejected: ([UserImportRejection]) async throws -> Void,
+        progress: (UserImportSummary) async throws -> Void
+    ) async throws -> UserImportSummary {
         var splitter = UsersFileSplitter()
         var entries: [[UInt8]] = []
         var summary = UserImportSummary()

@@ -97,14 +97,12 @@ struct SQLiteBackend: SQLBackend {
         ] + pageAccess
     }
 
-    /// The writer's page cache and checkpoints (issue 16): a profile of a 200,000-user import spent half its time in
-    /// the kernel — `pread` of pages through the 2 MB default cache, and WAL frames copied by a checkpoint every
-    /// 1,000 pages. With a 64 MB cache (a ceiling: an idle server fills little of it) and batches of 5,000 users,
-    /// that import took 31 s instead of 64 s (profiled, with the defaults). Memory-mapping the file gained 7 % more
-    /// and made the RSS of a big tenant look like the whole file, so it is not used. The writer never checkpoints:
-    /// ``SQLiteCheckpointer`` does, beside it; a log that grew past 64 MB is cut back to that once copied.
+    /// The writer's checkpoints (issue 16): it never checkpoints itself, ``SQLiteCheckpointer`` does, beside it;
+    /// a log that grew past 64 MB is cut back to that once copied. Memory-mapping the file made an import 7 %
+    /// faster and the RSS of a big tenant look like the whole file, so it is not used. The page cache is SQLite's
+    /// default but while an import runs (``SQLStore/withBulkUserWrites(_:)``).
     static let pageAccess: [SQLQueryString] = [
-        "PRAGMA cache_size = -65536", "PRAGMA wal_autocheckpoint = 0", "PRAGMA journal_size_limit = 67108864",
+        "PRAGMA wal_autocheckpoint = 0", "PRAGMA journal_size_limit = 67108864",
     ]
 
     func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
