@@ -42,6 +42,11 @@ struct DiscoveryController: Sendable {
         self.clientMetadataDocuments = clientMetadataDocuments
     }
 
+    /// The JWKS's path; its answer also comes from ``PreparedResponses``, before the router.
+    static let jwksPath = "/.well-known/jwks.json"
+    /// How long clients and caches may reuse the JWKS (RFC 9111 §5.2.2.1 `max-age`).
+    static let jwksCacheControl = "public, max-age=60"
+
     func addRoutes(to router: Router<WardenRequestContext>) {
         let fixed = members()
         let configuration = { @Sendable () -> String in
@@ -56,9 +61,9 @@ struct DiscoveryController: Sendable {
         router.get(".well-known/oauth-authorization-server") { _, _ in
             Response.json(configuration())
         }
-        router.get(".well-known/jwks.json") { _, _ in
+        router.get(RouterPath(Self.jwksPath)) { _, _ in
             var response = Response.json(keys.ring.snapshot.jwksJSON)
-            response.headers[.cacheControl] = "public, max-age=60"
+            response.headers[.cacheControl] = Self.jwksCacheControl
             return response
         }
     }

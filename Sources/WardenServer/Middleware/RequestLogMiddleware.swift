@@ -37,18 +37,27 @@ struct RequestLogMiddleware: RouterMiddleware {
         facts: RequestFacts
     ) {
         let route = context.endpointPath ?? "(no route)"
-        let level: Logger.Level = Self.quietRoutes.contains(route) ? .debug : .info
-        guard context.logger.logLevel <= level else { return }
-        let elapsed = ContinuousClock.now - start
+        Self.line(
+            to: context.logger, level: Self.quietRoutes.contains(route) ? .debug : .info, method: request.method,
+            route: route, status: status, elapsed: ContinuousClock.now - start, clientID: facts.clientID)
+    }
+
+    /// Writes the request line at `level`: method, route template, status, duration in milliseconds and the
+    /// client id when known. Also for requests answered before the router (``PreparedResponseHandler``).
+    static func line(
+        to logger: Logger, level: Logger.Level, method: HTTPRequest.Method, route: String,
+        status: HTTPResponse.Status, elapsed: Duration, clientID: String? = nil
+    ) {
+        guard logger.logLevel <= level else { return }
         let milliseconds =
             Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
             + Double(elapsed.components.seconds * 1000)
         var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status.code)",
+            "method": "\(method.rawValue)", "route": "\(route)", "status": "\(status.code)",
             "duration_ms": "\(milliseconds)",
         ]
-        if let clientID = facts.clientID { metadata["client_id"] = "\(clientID)" }
-        context.logger.log(level: level, "request", metadata: metadata)
+        if let clientID { metadata["client_id"] = "\(clientID)" }
+        logger.log(level: level, "request", metadata: metadata)
     }
 }
 

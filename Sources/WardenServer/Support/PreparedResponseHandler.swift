@@ -20,7 +20,7 @@ import WardenCore
 final class PreparedResponses: Sendable {
     /// The path answered here (a query string, another method or an explicit `Connection` header go to the
     /// router, which answers them as it always has).
-    static let jwksPath = "/.well-known/jwks.json"
+    static let jwksPath = DiscoveryController.jwksPath
 
     private let keys: KeyRing
     private let serverName: String
@@ -64,7 +64,7 @@ final class PreparedResponses: Sendable {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(body.readableBytes)
-        head.headerFields[.cacheControl] = "public, max-age=60"
+        head.headerFields[.cacheControl] = DiscoveryController.jwksCacheControl
         head.headerFields[.requestID] = id
         head.headerFields[.date] = dates.now()
         head.headerFields[.server] = serverName
@@ -74,16 +74,14 @@ final class PreparedResponses: Sendable {
     /// Records the answered request as the router's middlewares would.
     func record(requestID: String, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         requests.increment()
-        durations.recordNanoseconds(nanoseconds)
+        durations.recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         guard logger.logLevel <= .info else { return }
-        logger.info(
-            "request",
-            metadata: [
-                "hb.request.id": "\(requestID)", "method": "GET", "route": "\(Self.jwksPath)", "status": "200",
-                "duration_ms": "\(Double(nanoseconds) / 1_000_000)",
-            ])
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = "\(requestID)"
+        RequestLogMiddleware.line(
+            to: logger, level: .info, method: .get, route: Self.jwksPath, status: .ok, elapsed: elapsed)
     }
 
     /// A channel handler answering on this connection.

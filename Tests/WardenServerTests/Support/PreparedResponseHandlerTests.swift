@@ -77,6 +77,48 @@ struct PreparedResponseHandlerTests {
         #expect(try response()?.head.headerFields[.requestID] != id)
     }
 
+    @Test func theRequestLineIsTheRoutersWithTheResponsesRequestID() throws {
+        let lines = CapturedLines()
+        var logger = Logger(label: "test") { _ in lines }
+        logger.logLevel = .info
+        let responses = PreparedResponses(keys: ring, serverName: "Warden", logger: logger)
+        let channel = EmbeddedChannel(handler: responses.handler())
+        try channel.writeInbound(
+            HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "h", path: "/.well-known/jwks.json"))
+        )
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        guard case .head(let head)? = try channel.readOutbound(as: HTTPResponsePart.self) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(lines.recorded.count == 1)
+        let line = try #require(lines.recorded.first)
+        #expect(line.message == "request")
+        #expect(line.metadata["hb.request.id"] == head.headerFields[.requestID].map { "\($0)" })
+        #expect(line.metadata["method"] == "GET" && line.metadata["route"] == "/.well-known/jwks.json")
+        #expect(line.metadata["status"] == "200" && line.metadata["duration_ms"] != nil)
+    }
+
+    /// The lines logged through it, as a test reads them.
+    final class CapturedLines: LogHandler, @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [(message: String, metadata: Logger.Metadata)] = []
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        var recorded: [(message: String, metadata: Logger.Metadata)] { lock.withLock { lines } }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: Logging.LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            lock.withLock { lines.append((event.message.description, merged)) }
+        }
+    }
+
     @Test func aRotatedRingIsServedAtOnce() throws {
         try request(.get, "/.well-known/jwks.json")
         let before = try #require(try response()).body
