@@ -7,6 +7,7 @@ import NIOEmbedded
 import NIOHTTPTypes
 import Testing
 import WardenCore
+import WardenWire
 
 @testable import WardenServer
 
@@ -61,6 +62,14 @@ struct PreparedResponseHandlerTests {
         let answer = try #require(try response())
         #expect(answer.head.status == .ok)
         #expect(answer.body == ring.snapshot.jwksJSON)
+        // SPEC §2: every published public key, with `kid`, `kty`, `alg` and `use: "sig"`.
+        let keys = try JSONDecoder().decode(JSONValue.self, from: Data(answer.body.utf8))["keys"]?.arrayValue ?? []
+        #expect(keys.count == 1)
+        for key in keys {
+            #expect(key["kid"]?.stringValue == ring.currentKey(for: .es256)?.kid)
+            #expect(key["kty"] == "EC" && key["alg"] == "ES256" && key["use"] == "sig")
+            #expect(key["d"] == nil, "no private part")
+        }
         let fields = answer.head.headerFields
         #expect(fields[.contentType] == "application/json")
         #expect(fields[.contentLength] == String(answer.body.utf8.count))
