@@ -8,15 +8,12 @@ import SQLiteKit
 /// ``readerCount`` read-only connections (``SQLiteReaders``) for the reads the store sends to ``reader``, and one
 /// that checkpoints its log (``SQLiteCheckpointer``).
 struct SQLiteBackend: SQLBackend {
-    let connection: SQLiteConnection
+    /// The connection that writes, and its thread.
+    private let writer: SQLiteWriter
     /// The read-only connections of a file; `nil` for `sqlite::memory:`, whose reads go to the writer.
     private let readers: SQLiteReaders?
     /// What copies a file's log into it, off the writer; `nil` for `sqlite::memory:`.
     private let checkpointer: SQLiteCheckpointer?
-    /// The connection's own thread: SQLite calls block (a busy wait can last seconds), so they must not
-    /// share `NIOThreadPool.singleton` with other blocking work — two stores waiting on each other's locks
-    /// there could occupy every thread and deadlock until the busy timeout.
-    private let threadPool: NIOThreadPool
     let database: any SQLDatabase
     private let lock: AsyncSerialLock
     /// A file (other processes may share it), not `sqlite::memory:`.
@@ -29,27 +26,34 @@ struct SQLiteBackend: SQLBackend {
     static let readerCount = 3
 
     /// Opens the database and applies the connection settings (WAL and a busy timeout for files).
+    ///
+    /// The writer runs on a thread of its own (``SQLiteExecutor``): SQLite calls block (a busy wait can last
+    /// seconds), so they must not share a thread pool with other blocking work — two stores waiting on each
+    /// other's locks there could occupy every thread and deadlock until the busy timeout.
     static func open(_ storage: SQLiteConnection.Storage, logger: Logger) async throws -> SQLiteBackend {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
+        let executor = SQLiteExecutor()
+        let path: String
+        switch storage {
+        case .memory: path = ":memory:"
+        case .file(let file): path = file
+        }
+        let writer: SQLiteWriter
         do {
-            connection = try await SQLiteConnection.open(
-                storage: storage, threadPool: threadPool, logger: logger,
-                on: MultiThreadedEventLoopGroup.singleton.any())
+            let connection = try await withTaskExecutorPreference(executor) { try SQLiteWriterConnection(path: path) }
+            writer = SQLiteWriter(
+                connection: connection, executor: executor, logger: logger,
+                eventLoop: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
-            try? await threadPool.shutdownGracefully()
+            try? await executor.shutdown()
             throw error
         }
-        let direct = connection.sql(queryLogLevel: nil)
         do {
-            if case .file = storage { try await switchToWAL(direct) }
+            if case .file = storage { try await switchToWAL(writer) }
             for pragma in pragmas(for: storage) {
-                try await direct.raw(pragma).run()
+                try await writer.raw(pragma).run()
             }
         } catch {
-            try? await connection.close()
-            try? await threadPool.shutdownGracefully()
+            await close(writer)
             throw error
         }
         var readers: SQLiteReaders?
@@ -60,15 +64,20 @@ struct SQLiteBackend: SQLBackend {
                 checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             } catch {
                 try? await readers?.shutdown()
-                try? await connection.close()
-                try? await threadPool.shutdownGracefully()
+                await close(writer)
                 throw error
             }
         }
         let lock = AsyncSerialLock()
         return SQLiteBackend(
-            connection: connection, readers: readers, checkpointer: checkpointer, threadPool: threadPool,
-            database: SerializedSQLDatabase(base: direct, lock: lock), lock: lock, isFile: readers != nil)
+            writer: writer, readers: readers, checkpointer: checkpointer,
+            database: SerializedSQLDatabase(base: writer, lock: lock), lock: lock, isFile: readers != nil)
+    }
+
+    /// Closes the writer's connection on its thread, then stops the thread.
+    private static func close(_ writer: SQLiteWriter) async {
+        await withTaskExecutorPreference(writer.executor) { writer.connection.close() }
+        try? await writer.executor.shutdown()
     }
 
     /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
@@ -134,7 +143,6 @@ struct SQLiteBackend: SQLBackend {
     func shutdown() async throws {
         try await checkpointer?.shutdown()
         try await readers?.shutdown()
-        try await lock.withLock { try await connection.close() }
-        try await threadPool.shutdownGracefully()
+        await lock.withLock { await Self.close(writer) }
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 /// writers and a writer does not block readers"), and each statement outside a transaction reads the last commit:
 /// a read that follows a committed write sees it. Each connection refuses writes (`PRAGMA query_only`). A
 /// statement takes whichever connection is free, or waits for the first one freed, in arrival order.
-final class SQLiteReaders: SQLDatabase, Sendable {
+final class SQLiteReaders: SQLiteStatementRunner, Sendable {
     private struct State {
         var idle: [SQLiteConnection]
         var waiters = CircularBuffer<CheckedContinuation<SQLiteConnection, Never>>()
@@ -56,14 +56,6 @@ final class SQLiteReaders: SQLDatabase, Sendable {
 
     var eventLoop: any EventLoop { connections[0].eventLoop }
     var version: (any SQLDatabaseReportedVersion)? { connections[0].sql(queryLogLevel: nil).version }
-    var dialect: any SQLDialect { SQLiteDialect() }
-    var queryLogLevel: Logger.Level? { nil }
-
-    func execute(
-        sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await withSession { try await $0.execute(sql: query, onRow) }

@@ -4,8 +4,8 @@ import SQLKit
 
 /// An `SQLDatabase` over one SQLite connection that runs one statement, or one session, at a time.
 ///
-/// A session (``withSession(_:)``) holds the lock for its whole duration and talks to the connection
-/// directly, so a transaction's statements are never interleaved with statements of other tasks.
+/// A session (``withSession(_:)``) holds the lock for its whole duration and is the connection's own session,
+/// so a transaction's statements are never interleaved with statements of other tasks.
 struct SerializedSQLDatabase: SQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncSerialLock
@@ -27,6 +27,6 @@ struct SerializedSQLDatabase: SQLDatabase {
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await lock.withLock { try await closure(base) }
+        try await lock.withLock { try await base.withSession(closure) }
     }
 }

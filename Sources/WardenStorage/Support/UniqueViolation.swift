@@ -1,5 +1,4 @@
 import PostgresNIO
-import SQLiteNIO
 import WardenCore
 
 /// Recognizes a unique-key violation on either engine, so it can become ``StorageError/conflict(_:)``.
@@ -9,8 +8,8 @@ enum UniqueViolation {
 
     static func matches(_ error: any Error) -> Bool {
         switch error {
-        case let error as SQLiteError:
-            error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed
+        case let error as SQLiteFailure:
+            error.isUniqueViolation
         case let error as PSQLError:
             error.serverInfo?[.sqlState] == postgresState
         default:

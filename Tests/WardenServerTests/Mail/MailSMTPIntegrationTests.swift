@@ -188,7 +188,9 @@ struct MailSMTPIntegrationTests {
                 }
                 #expect(error?.step == .greeting)
                 #expect(error?.message.contains("timed out") == true)
-                #expect(ContinuousClock.now - started < .seconds(5))
+                // Well under the default 30 s: the 300 ms applied. Not tighter: on a loaded 2-core machine the
+                // suite's other tests can keep the waiting task from running for seconds after the timer fired.
+                #expect(ContinuousClock.now - started < .seconds(15))
             }
         }
     }
