@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdBcrypt
 import WardenCore
 import WardenWire
 
@@ -135,7 +134,7 @@ struct UsersController {
         let now = runtime.clock.now()
         var record = UserRecord(
             user: User(userID: userID ?? User.generatedID(now: now), email: nil, createdAt: now), passwordHash: nil)
-        try apply(body, to: &record)
+        try await apply(body, to: &record)
         try await ManagementRequest.write("user", conflict: "The user already exists.") {
             try await runtime.store.insertUser(record)
         }
@@ -146,7 +145,7 @@ struct UsersController {
     /// the Management API and the console (SPEC §14).
     func update(_ record: inout UserRecord, with members: [String: JSONValue]) async throws {
         let body = try ManagementBody(checking: members, allowed: Self.profileProperties)
-        try apply(body, to: &record)
+        try await apply(body, to: &record)
         record.user.updatedAt = runtime.clock.now()
         let changed = record
         try await ManagementRequest.write("user", conflict: "The specified new email already exists") {
@@ -156,13 +155,13 @@ struct UsersController {
 
     /// Sets every property the body carries (SPEC §9). Metadata objects are merged one level deep, as the
     /// vendor does: a `null` member removes that key, `{}` or `null` clears the whole object.
-    private func apply(_ body: ManagementBody, to record: inout UserRecord) throws {
+    private func apply(_ body: ManagementBody, to record: inout UserRecord) async throws {
         if let connection = try body.string("connection"), connection != User.connection {
             throw body.invalid("connection", "The only connection is \(User.connection)")
         }
         if body.has("email") { record.user.email = try Self.email(body) }
         if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
-        if body.has("password") { record.passwordHash = try password(body) }
+        if body.has("password") { record.passwordHash = try await password(body) }
         if body.has("name") { record.user.name = try body.string("name") }
         if body.has("nickname") { record.user.nickname = try body.string("nickname") }
         if body.has("picture") { record.user.picture = try body.url("picture") }
@@ -184,12 +183,12 @@ struct UsersController {
     }
 
     /// The bcrypt hash of `password` (8 to 72 bytes: bcrypt ignores what lies beyond 72), or `nil` for `null`.
-    private func password(_ body: ManagementBody) throws -> String? {
+    private func password(_ body: ManagementBody) async throws -> String? {
         guard let password = try body.string("password") else { return nil }
         guard (8...72).contains(password.utf8.count) else {
             throw body.invalid("password", "Expected 8 to 72 bytes")
         }
-        return Bcrypt.hash(password, cost: runtime.configuration.bcryptCost)
+        return try await PasswordHashing.hash(password, cost: runtime.configuration.bcryptCost)
     }
 
     private static func merge(_ current: [String: JSONValue], _ patch: [String: JSONValue]?) -> [String: JSONValue] {

@@ -1,4 +1,3 @@
-import HummingbirdBcrypt
 import WardenCore
 import WardenWire
 
@@ -97,7 +96,9 @@ extension Bootstrap {
         let now = runtime.clock.now()
         let user = User(userID: User.generatedID(now: now), email: email.lowercased(), createdAt: now)
         try await runtime.store.insertUser(
-            UserRecord(user: user, passwordHash: Bcrypt.hash(password, cost: runtime.configuration.bcryptCost)))
+            UserRecord(
+                user: user,
+                passwordHash: try await PasswordHashing.hash(password, cost: runtime.configuration.bcryptCost)))
         if admin { try await makeAdmin(userID: user.userID) }
         return user.userID
     }

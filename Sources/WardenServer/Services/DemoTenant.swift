@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdBcrypt
 import Synchronization
 import WardenCore
 import WardenWire
@@ -57,7 +56,8 @@ public struct DemoTenant: Sendable {
             profile.name = "Alice Example"
             profile.nickname = "alice"
             user = UserRecord(
-                user: profile, passwordHash: Bcrypt.hash(Self.userPassword, cost: runtime.configuration.bcryptCost))
+                user: profile,
+                passwordHash: try await PasswordHashing.hash(Self.userPassword, cost: runtime.configuration.bcryptCost))
             try await store.insertUser(user)
         }
         // SPEC §14: the demo's alice is an admin of the console.

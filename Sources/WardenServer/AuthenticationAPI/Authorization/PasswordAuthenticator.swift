@@ -1,6 +1,5 @@
 import Foundation
 import HummingbirdBcrypt
-import NIOPosix
 import WardenCore
 import WardenWire
 
@@ -75,7 +74,7 @@ struct PasswordAuthenticator: Sendable {
         // Imported hashes are kept as given (SPEC §9 "Bulk users"): `$2y$` is checked as the `$2b$` it equals.
         let hash = BcryptHash.verifiable(record?.passwordHash ?? dummyHash)
         let password = attempt.password
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let matches = try await PasswordHashing.verify(password, hash: hash)
         guard let record, record.passwordHash != nil else {
             log(.unknownUser, "Wrong email or password.", attempt, userID: nil)
             return try await failed(attempt, ordinal: ordinal, throttleKey: throttleKey, userID: nil)
