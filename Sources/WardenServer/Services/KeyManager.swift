@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 public import WardenCore
 import WardenWire
 
@@ -16,7 +17,7 @@ public struct KeyManager: Sendable {
     static func load(store: any SigningKeyStore & ChangeChannel, clock: any WardenClock) async throws -> KeyManager {
         var records = try await store.signingKeys()
         if records.isEmpty {
-            try await store.insertCurrentSigningKey(try JWSKey.generate(alg: .rs256, now: clock.now()))
+            try await store.insertCurrentSigningKey(try await generate(.rs256, clock: clock))
             records = try await store.signingKeys()
         }
         return KeyManager(ring: try KeyRing(records: records), store: store, clock: clock)
@@ -33,7 +34,7 @@ public struct KeyManager: Sendable {
         try await refresh()
         var made: [SigningKeyRecord] = []
         for alg in ring.algorithms {
-            let record = try JWSKey.generate(alg: alg, now: clock.now())
+            let record = try await Self.generate(alg, clock: clock)
             try await store.insertCurrentSigningKey(record)
             made.append(record)
         }
@@ -54,10 +55,17 @@ public struct KeyManager: Sendable {
         if let key = ring.currentKey(for: alg) { return key }
         try await refresh()
         if let key = ring.currentKey(for: alg) { return key }
-        try await store.insertCurrentSigningKey(try JWSKey.generate(alg: alg, now: clock.now()))
+        try await store.insertCurrentSigningKey(try await Self.generate(alg, clock: clock))
         try await refresh()
         await store.announce(.keys)
         guard let key = ring.currentKey(for: alg) else { throw OAuthError.serverError(debug: "no \(alg) key") }
         return key
+    }
+
+    /// A new key for `alg`. Making an RSA key can take a second, so it runs on NIO's thread pool for blocking
+    /// work, not on the Swift concurrency pool, whose few threads (one per core) serve every request.
+    private static func generate(_ alg: SigningAlgorithm, clock: any WardenClock) async throws -> SigningKeyRecord {
+        let now = clock.now()
+        return try await NIOThreadPool.singleton.runIfActive { try JWSKey.generate(alg: alg, now: now) }
     }
 }

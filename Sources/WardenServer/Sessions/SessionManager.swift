@@ -30,7 +30,7 @@ struct SessionManager: Sendable {
         guard let secret = SessionCookie.secret(in: request),
             var session = try await store.session(secretHash: SecretHash.sha256Hex(secret))
         else { return nil }
-        let now = clock.now()
+        let now = storedNow()
         guard session.isActive(at: now) else { return nil }
         session.lastActiveAt = now
         session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
@@ -46,7 +46,7 @@ struct SessionManager: Sendable {
     /// a new login updates `auth_time`) and keeps the methods it did (SPEC §12: `mfa` once done in the session);
     /// otherwise a new session replaces `existing`, and the cookie to set is returned with it.
     func signIn(userID: String, existing: Session?) async throws -> (session: Session, cookie: Cookie?) {
-        let now = clock.now()
+        let now = storedNow()
         if var session = existing, session.userID == userID {
             session.authTime = now
             if !session.amr.contains(.password) { session.amr.insert(.password, at: 0) }
@@ -58,6 +58,13 @@ struct SessionManager: Sendable {
         if let existing { _ = try await store.deleteSession(id: existing.id) }
         let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod, amr: [.password])
         return (session, cookie)
+    }
+
+    /// Now, to the millisecond, as the store keeps a session's times: the session handed back and the one stored
+    /// are the same, so the first code's `auth_time` is the one every later code of the session carries (OIDC
+    /// Core §2), and two logins `n` seconds apart on the clock are `n` seconds apart in the session.
+    private func storedNow() -> Date {
+        Date(timeIntervalSince1970: (clock.now().timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 
     /// Records that `session` did a second factor (SPEC §12): later logins through it do not ask again.
@@ -74,7 +81,7 @@ struct SessionManager: Sendable {
     func begin(
         userID: String, method: String, sourceFamilyID: String? = nil, amr: [AuthenticationMethod] = []
     ) async throws -> (session: Session, cookie: Cookie) {
-        let now = clock.now()
+        let now = storedNow()
         let secret = RandomToken.make()
         let session = Session(
             id: RandomToken.identifier(prefix: "", length: 32), userID: userID, createdAt: now, authTime: now,

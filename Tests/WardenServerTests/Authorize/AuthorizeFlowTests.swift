@@ -54,6 +54,10 @@ struct AuthorizeFlowTests {
 
     @Test func anSSOSessionAnswersWithoutASecondLogin() async throws {
         let fixture = try await FrontChannelFixture.make()
+        // A sign-in 0.4 ms before a whole second: stored to the millisecond, that instant rounds up into the next
+        // second, and the first code must still carry the auth_time the session keeps.
+        let fraction = fixture.warden.clock.now().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+        fixture.warden.clock.advance(by: 1.9996 - fraction)
         try await fixture.warden.test { http in
             var browser = Browser(http)
             let first = try await fixture.signIn(&browser)
