@@ -1,5 +1,6 @@
 import Logging
 import SQLKit
+import WardenCore
 
 import struct Foundation.Date
 

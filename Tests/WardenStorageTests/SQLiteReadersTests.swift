@@ -71,7 +71,7 @@ struct SQLiteReadersTests {
 
     @Test("A reader refuses to write")
     func readersAreReadOnly() async throws {
-        try await TestDatabase.sqliteFile.withStore { store in
+        _ = try await TestDatabase.sqliteFile.withStore { store in
             await #expect(throws: (any Error).self) {
                 try await store.reads.raw("DELETE FROM users").run()
             }

@@ -14,20 +14,14 @@ import Testing
 struct SQLiteWriterTests {
     /// Runs `body` with a writer on a fresh in-memory database, closed afterwards.
     private func withWriter(_ body: (SQLiteWriter) async throws -> Void) async throws {
-        let executor = SQLiteExecutor()
-        let connection = try await withTaskExecutorPreference(executor) { try SQLiteWriterConnection(path: ":memory:") }
-        let writer = SQLiteWriter(
-            connection: connection, executor: executor, logger: Logger(label: "test"),
-            eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+        let writer = try await SQLiteWriter.open(path: ":memory:", logger: Logger(label: "test"))
         do {
             try await body(writer)
         } catch {
-            await withTaskExecutorPreference(executor) { connection.close() }
-            try await executor.shutdown()
+            await writer.close()
             throw error
         }
-        await withTaskExecutorPreference(executor) { connection.close() }
-        try await executor.shutdown()
+        await writer.close()
     }
 
     @Test("A session runs on the writer's thread, statements included; the caller is back on its own after")

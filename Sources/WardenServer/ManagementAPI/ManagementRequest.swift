@@ -154,7 +154,7 @@ enum ManagementResponse {
     /// The date is rounded to the millisecond as storage keeps it, so a time shown before and after a round
     /// trip through the database reads the same.
     static func timestamp(_ date: Date) -> JSONValue {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = date.millisecondsSince1970
         let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let (whole, remainder) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
         let base = Date(timeIntervalSince1970: Double(whole)).formatted(secondsStyle).dropLast()  // the "Z"

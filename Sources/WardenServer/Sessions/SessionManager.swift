@@ -64,7 +64,7 @@ struct SessionManager: Sendable {
     /// are the same, so the first code's `auth_time` is the one every later code of the session carries (OIDC
     /// Core §2), and two logins `n` seconds apart on the clock are `n` seconds apart in the session.
     private func storedNow() -> Date {
-        Date(timeIntervalSince1970: (clock.now().timeIntervalSince1970 * 1000).rounded() / 1000)
+        Date(millisecondsSince1970: clock.now().millisecondsSince1970)
     }
 
     /// Records that `session` did a second factor (SPEC §12): later logins through it do not ask again.

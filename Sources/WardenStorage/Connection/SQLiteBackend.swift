@@ -31,29 +31,19 @@ struct SQLiteBackend: SQLBackend {
     /// seconds), so they must not share a thread pool with other blocking work — two stores waiting on each
     /// other's locks there could occupy every thread and deadlock until the busy timeout.
     static func open(_ storage: SQLiteConnection.Storage, logger: Logger) async throws -> SQLiteBackend {
-        let executor = SQLiteExecutor()
         let path: String
         switch storage {
         case .memory: path = ":memory:"
         case .file(let file): path = file
         }
-        let writer: SQLiteWriter
-        do {
-            let connection = try await withTaskExecutorPreference(executor) { try SQLiteWriterConnection(path: path) }
-            writer = SQLiteWriter(
-                connection: connection, executor: executor, logger: logger,
-                eventLoop: MultiThreadedEventLoopGroup.singleton.any())
-        } catch {
-            try? await executor.shutdown()
-            throw error
-        }
+        let writer = try await SQLiteWriter.open(path: path, logger: logger)
         do {
             if case .file = storage { try await switchToWAL(writer) }
             for pragma in pragmas(for: storage) {
                 try await writer.raw(pragma).run()
             }
         } catch {
-            await close(writer)
+            await writer.close()
             throw error
         }
         var readers: SQLiteReaders?
@@ -64,7 +54,7 @@ struct SQLiteBackend: SQLBackend {
                 checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             } catch {
                 try? await readers?.shutdown()
-                await close(writer)
+                await writer.close()
                 throw error
             }
         }
@@ -72,12 +62,6 @@ struct SQLiteBackend: SQLBackend {
         return SQLiteBackend(
             writer: writer, readers: readers, checkpointer: checkpointer,
             database: SerializedSQLDatabase(base: writer, lock: lock), lock: lock, isFile: readers != nil)
-    }
-
-    /// Closes the writer's connection on its thread, then stops the thread.
-    private static func close(_ writer: SQLiteWriter) async {
-        await withTaskExecutorPreference(writer.executor) { writer.connection.close() }
-        try? await writer.executor.shutdown()
     }
 
     /// Switches a file to WAL. The switch needs an exclusive lock; while it waits it keeps a shared one, and a
@@ -143,6 +127,6 @@ struct SQLiteBackend: SQLBackend {
     func shutdown() async throws {
         try await checkpointer?.shutdown()
         try await readers?.shutdown()
-        await lock.withLock { await Self.close(writer) }
+        await lock.withLock { await writer.close() }
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
@@ -22,6 +23,26 @@ struct SQLiteWriter: SQLiteStatementRunner {
         self.executor = executor
         self.logger = logger
         self.eventLoop = eventLoop
+    }
+
+    /// Starts a thread and opens `path` (`:memory:` for an in-memory database) on it.
+    static func open(path: String, logger: Logger) async throws -> SQLiteWriter {
+        let executor = SQLiteExecutor()
+        do {
+            let connection = try await withTaskExecutorPreference(executor) { try SQLiteWriterConnection(path: path) }
+            return SQLiteWriter(
+                connection: connection, executor: executor, logger: logger,
+                eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+        } catch {
+            try? await executor.shutdown()
+            throw error
+        }
+    }
+
+    /// Closes the connection on its thread, then stops the thread; the writer cannot be used afterwards.
+    func close() async {
+        await withTaskExecutorPreference(executor) { connection.close() }
+        try? await executor.shutdown()
     }
 
     /// Unknown to SQLKit; `SQLiteDialect` reads the library's version itself.

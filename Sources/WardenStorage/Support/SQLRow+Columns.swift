@@ -1,4 +1,5 @@
 import SQLKit
+import WardenCore
 
 import struct Foundation.Date
 
