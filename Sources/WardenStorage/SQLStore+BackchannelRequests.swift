@@ -166,7 +166,7 @@ extension SQLStore {
             id: idValue, consentID: try row.value("consent_id"), clientID: try row.value("client_id"),
             userID: try row.value("user_id"), scope: try row.json("scope"), audience: try row.value("audience"),
             bindingMessage: try row.value("binding_message"),
-            authorizationDetails: try authorizationDetails.map { try JSONColumn.decode(JSONValue.self, from: $0) },
+            authorizationDetails: try authorizationDetails.map { try JSONValue(parsing: $0) },
             channel: channelValue, approvalTokenHash: try row.value("approval_token_hash"),
             ping: try ping.map { try JSONColumn.decode(BackchannelRequest.Ping.self, from: $0) },
             status: statusValue, createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),

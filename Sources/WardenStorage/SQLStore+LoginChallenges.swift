@@ -106,8 +106,8 @@ extension SQLStore {
         return LoginChallenge(
             id: idValue, transactionHash: try row.value("transaction_hash"), userID: try row.value("user_id"),
             clientID: try row.value("client_id"), status: LoginChallenge.Status(rawValue: try row.value("status")),
-            source: try source.map { try JSONColumn.decode(JSONValue.self, from: $0) },
-            location: try location.map { try JSONColumn.decode(JSONValue.self, from: $0) },
+            source: try source.map { try JSONValue(parsing: $0) },
+            location: try location.map { try JSONValue(parsing: $0) },
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
             decidedAt: try row.optionalDate("decided_at"))
     }

@@ -142,7 +142,7 @@ extension SQLStore {
             tokenHash: try row.value("token_hash"), familyID: try row.value("family_id"),
             clientID: try row.value("client_id"), userID: try row.value("user_id"),
             audience: try row.value("audience"), scope: try row.json("scope"),
-            authorizationDetails: try authorizationDetails.map { try JSONColumn.decode(JSONValue.self, from: $0) },
+            authorizationDetails: try authorizationDetails.map { try JSONValue(parsing: $0) },
             sessionID: try row.value("session_id"), createdAt: try row.date("created_at"),
             expiresAt: try row.optionalDate("expires_at"), usedAt: try row.optionalDate("used_at"),
             revokedAt: try row.optionalDate("revoked_at"))

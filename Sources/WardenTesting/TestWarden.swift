@@ -78,7 +78,7 @@ public struct TestWarden: Sendable {
         let response = try await client.execute(
             uri: "/oauth/token", method: .post,
             headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
-        let json = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: response.body))
+        let json = try JSONValue(parsing: response.body.readableBytesView)
         guard let token = json["access_token"]?.stringValue else {
             throw TestWardenError.noToken(String(buffer: response.body))
         }

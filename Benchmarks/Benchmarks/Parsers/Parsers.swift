@@ -5,9 +5,9 @@ import WardenCore
 import WardenWire
 
 /// The per-request parsers and checks of WardenCore: PKCE S256 verification at the code exchange (RFC 7636
-/// §4.6), the Management API user search query (SPEC §9 `q`), and post-login rules (SPEC §8), parsed once when
-/// saved and evaluated on every login. With `scalingFactor: .kilo`, the per-operation figures are the scaled
-/// (`*`) ones.
+/// §4.6), the Management API user search query (SPEC §9 `q`), post-login rules (SPEC §8), parsed once when
+/// saved and evaluated on every login, and the JSON of a user's metadata, parsed at every read of a user. With
+/// `scalingFactor: .kilo`, the per-operation figures are the scaled (`*`) ones.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .thousandOperations
 
@@ -22,6 +22,21 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 blackHole(try UserQueryParser.parse(query))
             }
+        }
+    }
+
+    // A user's two metadata columns, as every user read parses them (SPEC §9; issue 16).
+    Benchmark("JSONValue(parsing:) of a user's metadata") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONValue(parsing: Samples.userMetadata))
+            blackHole(try JSONValue(parsing: Samples.appMetadata))
+        }
+    }
+
+    Benchmark("JSONDecoder of a user's metadata (before)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONDecoder().decode(JSONValue.self, from: Data(Samples.userMetadata.utf8)))
+            blackHole(try JSONDecoder().decode(JSONValue.self, from: Data(Samples.appMetadata.utf8)))
         }
     }
 
@@ -54,6 +69,10 @@ enum Samples {
             "(name:jan* OR email:jane*) AND email_verified:true AND NOT blocked:true AND app_metadata.plan:pro"
         ),
     ]
+
+    /// Metadata as the bench-scale tenant stores it (sorted keys, `JSONValue.serialized`).
+    static let userMetadata = #"{"city":"City 500","lang":"de"}"#
+    static let appMetadata = #"{"plan":"gold","tier":3}"#
 
     /// A rule the SPEC has in mind: a session transfer from another network, or an unverified e-mail.
     static let rule = """

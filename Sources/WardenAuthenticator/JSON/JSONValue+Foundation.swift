@@ -4,7 +4,7 @@ import WardenWire
 extension JSONValue {
     /// Decodes a JSON text; `nil` when it is not JSON.
     init?(jsonString: String) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(jsonString.utf8)) else { return nil }
+        guard let value = try? JSONValue(parsing: jsonString) else { return nil }
         self = value
     }
 

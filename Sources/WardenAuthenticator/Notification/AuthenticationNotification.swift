@@ -136,7 +136,7 @@ extension AuthenticationNotification {
     /// object of SPEC §7.2 fields (as in the SPEC §7.5 transaction list, with Warden's `alert` extension
     /// `{"title", "body"}`). Returns `nil` for anything else.
     public init?(json: Data) {
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: json) else { return nil }
+        guard let payload = try? JSONValue(parsing: json) else { return nil }
         self.init(payload: payload)
     }
 
@@ -199,12 +199,11 @@ extension AuthenticationNotification {
         ]
         if let transactionLinkingID { object["txlnkid"] = .string(transactionLinkingID) }
         let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
         if let source, let data = try? encoder.encode(source) {
-            object["s"] = try? decoder.decode(JSONValue.self, from: data)
+            object["s"] = try? JSONValue(parsing: data)
         }
         if let location, let data = try? encoder.encode(location) {
-            object["l"] = try? decoder.decode(JSONValue.self, from: data)
+            object["l"] = try? JSONValue(parsing: data)
         }
         if let alert {
             var members: [String: JSONValue] = [:]

@@ -22,7 +22,7 @@ enum ManagementRequest {
     static func json(_ request: Request) async throws -> JSONValue? {
         let buffer = try await RequestBodyReader.collect(request, tooLarge: ManagementError.payloadTooLarge)
         guard buffer.readableBytes > 0 else { throw ManagementError.invalidBody("Request body is required") }
-        return try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+        return try? JSONValue(parsing: buffer.readableBytesView)
     }
 
     /// The body, checked to carry only `allowed` properties.
@@ -141,7 +141,7 @@ enum ManagementResponse {
 
     /// The members of a Codable model's JSON object (its `nil` properties left out).
     static func members(of value: some Encodable) throws -> [String: JSONValue] {
-        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        let json = try JSONValue(parsing: JSONEncoder().encode(value))
         return json.objectValue ?? [:]
     }
 

@@ -64,7 +64,7 @@ struct RequestParameters: Sendable {
 
     /// Parses a JSON object body.
     static func parseJSON(_ buffer: ByteBuffer) throws(OAuthError) -> RequestParameters {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+        guard case .object(let object)? = try? JSONValue(parsing: buffer.readableBytesView)
         else { throw .invalidRequest("The request body is not a JSON object") }
         var values: [String: String] = [:]
         var resourceRepeated = false

@@ -1,5 +1,6 @@
 import SQLKit
 import WardenCore
+import WardenWire
 
 import struct Foundation.Date
 
@@ -15,6 +16,15 @@ extension SQLRow {
 
     func optionalDate(_ column: String) throws -> Date? {
         try decode(column: column, as: Int64?.self).map(Date.init(millisecondsSince1970:))
+    }
+
+    /// A column of JSON object text, read with ``JSONValue/init(parsing:)-(String)`` (the metadata of every user read).
+    func jsonObject(_ column: String) throws -> [String: JSONValue] {
+        guard case .object(let object) = try JSONValue(parsing: decode(column: column, as: String.self)) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "Column '\(column)' does not hold a JSON object"))
+        }
+        return object
     }
 
     func json<Value: Decodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value {

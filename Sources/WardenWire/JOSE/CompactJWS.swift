@@ -17,8 +17,8 @@ public struct CompactJWS: Sendable {
             let headerData = Base64URL.decode(String(parts[0])),
             let payloadData = Base64URL.decode(String(parts[1])),
             let signature = Base64URL.decode(String(parts[2])),
-            case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: headerData),
-            case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: payloadData)
+            case .object(let header)? = try? JSONValue(parsing: headerData),
+            case .object(let payload)? = try? JSONValue(parsing: payloadData)
         else { throw .malformed }
         self.header = header
         self.payload = payload

@@ -1,5 +1,4 @@
 import struct Foundation.Data
-import class Foundation.JSONDecoder
 
 /// The `authorization_details` request parameter (RFC 9396 §2, SPEC §6.1): a JSON array, sent as a string,
 /// of objects each with a string `type` that the API of the request registers.
@@ -16,7 +15,7 @@ public enum AuthorizationDetails {
             throw invalid("authorization_details must be at most \(maximumSize) bytes")
         }
         guard let registeredTypes else { throw invalid("authorization_details requires an audience") }
-        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8)),
+        guard let parsed = try? JSONValue(parsing: value),
             let entries = parsed.arrayValue
         else { throw invalid("authorization_details must be a JSON array of objects") }
         guard !entries.isEmpty else { throw invalid("authorization_details must not be empty") }

@@ -142,7 +142,7 @@ struct AnswerOptions: ParsableArguments {
         } else {
             data = Data(argument.utf8)
         }
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard let payload = try? JSONValue(parsing: data) else {
             throw AuthenticatorCLIError("--notification is not JSON")
         }
         guard let transaction = IncomingTransaction(payload: payload) else {

@@ -90,7 +90,7 @@ struct TransactionStream: Sendable {
                 first ? "Listening for requests to \(name) at \(issuer) (Ctrl-C to stop)" : "\(name): reconnected")
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message,
-                    let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+                    let payload = try? JSONValue(parsing: text),
                     let transaction = IncomingTransaction(payload: payload)
                 else { continue }
                 deliver((enrollment, transaction))

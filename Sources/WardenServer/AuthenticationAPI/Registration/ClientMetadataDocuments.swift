@@ -61,7 +61,7 @@ final class ClientMetadataDocuments: Sendable {
 
     /// The client a document describes, or why it cannot be one.
     static func client(from body: [UInt8], id clientID: String, issuedAt: Int) throws(Failure) -> Client {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+        guard case .object(let object)? = try? JSONValue(parsing: body) else {
             throw Failure(description: "the document is not a JSON object")
         }
         guard object["client_id"]?.stringValue == clientID else {

@@ -98,7 +98,7 @@ struct ClientRegistrationController: Sendable {
         }
         let buffer = try await RequestBodyReader.collect(
             request, tooLarge: OAuthError(.invalidRequest, "The request body is larger than 64 KiB", status: 413))
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+        guard case .object(let object)? = try? JSONValue(parsing: buffer.readableBytesView) else {
             throw OAuthError(.invalidClientMetadata, "The request body is not a JSON object")
         }
         return object
