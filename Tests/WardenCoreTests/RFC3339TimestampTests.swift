@@ -29,4 +29,19 @@ import WardenWire
             #expect(RFC3339Timestamp.string(from: date) == date.formatted(style), "\(milliseconds) ms")
         }
     }
+
+    /// A stored time (whole milliseconds) reads as those milliseconds, including where `ms / 1000 * 1000` is not
+    /// exact in binary floating point; the Management API writes every stored time this way (SPEC conventions).
+    @Test func storedMilliseconds() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let milliseconds = Int64.random(in: 0...8_000_000_000_000, using: &generator)
+            let text = RFC3339Timestamp.string(millisecondsSince1970: milliseconds)
+            let fraction = String(milliseconds % 1000)
+            #expect(text.hasSuffix("." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"), "\(text)")
+            let seconds = Date(timeIntervalSince1970: Double(milliseconds / 1000))
+            #expect(text.dropLast(5) == seconds.formatted(.iso8601).dropLast(), "\(milliseconds) ms")
+        }
+        #expect(RFC3339Timestamp.string(millisecondsSince1970: 1_795_635_854_937) == "2026-11-25T19:44:14.937Z")
+    }
 }

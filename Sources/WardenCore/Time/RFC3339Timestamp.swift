@@ -10,7 +10,12 @@ public enum RFC3339Timestamp {
     /// `date` truncated to the millisecond, in UTC. Years outside 0001–9999 are not representable in RFC 3339;
     /// they are clamped to its range.
     public static func string(from date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        string(millisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// The time `milliseconds` after the Unix epoch, in UTC, clamped to RFC 3339's years as above: a stored time
+    /// (`Date.millisecondsSince1970`) written without a second trip through floating point.
+    public static func string(millisecondsSince1970 milliseconds: Int64) -> String {
         let clamped = min(max(milliseconds, minimum), maximum)
         let (days, millisecondOfDay) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, milli) = millisecondOfDay < 0 ? (days - 1, millisecondOfDay + 86_400_000) : (days, millisecondOfDay)

@@ -154,15 +154,8 @@ enum ManagementResponse {
     /// The date is rounded to the millisecond as storage keeps it, so a time shown before and after a round
     /// trip through the database reads the same.
     static func timestamp(_ date: Date) -> JSONValue {
-        let milliseconds = date.millisecondsSince1970
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let (whole, remainder) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let base = Date(timeIntervalSince1970: Double(whole)).formatted(secondsStyle).dropLast()  // the "Z"
-        let digits = String(remainder)
-        return .string(base + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z")
+        .string(RFC3339Timestamp.string(millisecondsSince1970: date.millisecondsSince1970))
     }
-
-    private static let secondsStyle = Date.ISO8601FormatStyle()
 
     /// 204 with no body: a delete or a removal (SPEC §9).
     static var noContent: Response { Response(status: .noContent) }
