@@ -89,8 +89,8 @@ struct MFAController {
 
     /// A policy list as SPEC §12 allows it: a JSON array of at most one policy name. Anything else is 400
     /// `invalid_body`.
-    static func policies(_ body: JSONValue?) throws -> [MFAPolicy] {
-        guard case .array(let items)? = body else {
+    static func policies(_ body: JSONValue) throws -> [MFAPolicy] {
+        guard case .array(let items) = body else {
             throw ManagementError.invalidBody("Payload validation error: 'Expected type array' on the body.")
         }
         guard items.count <= 1 else {

@@ -11,18 +11,22 @@ import WardenWire
 enum ManagementRequest {
     /// The JSON object body, or 400 `invalid_body` / 413 `payload_too_large`.
     static func object(_ request: Request) async throws -> [String: JSONValue] {
-        guard case .object(let object)? = try await json(request) else {
+        guard case .object(let object) = try await json(request) else {
             throw ManagementError.invalidBody("Request body is not a valid JSON object")
         }
         return object
     }
 
-    /// The JSON body of any type (an array for `PUT /guardian/policies`, SPEC §12), `nil` when it is not JSON;
-    /// 400 `invalid_body` when empty, 413 `payload_too_large`.
-    static func json(_ request: Request) async throws -> JSONValue? {
+    /// The JSON body of any type (an array for `PUT /guardian/policies`, SPEC §12); 400 `invalid_body` when empty
+    /// or not JSON (the message says what is wrong and at which byte), 413 `payload_too_large`.
+    static func json(_ request: Request) async throws -> JSONValue {
         let buffer = try await RequestBodyReader.collect(request, tooLarge: ManagementError.payloadTooLarge)
         guard buffer.readableBytes > 0 else { throw ManagementError.invalidBody("Request body is required") }
-        return try? JSONValue(parsing: buffer.readableBytesView)
+        do {
+            return try JSONValue(parsing: buffer.readableBytesView)
+        } catch {
+            throw ManagementError.invalidBody("Invalid request payload JSON format: \(error)")
+        }
     }
 
     /// The body, checked to carry only `allowed` properties.

@@ -3,9 +3,10 @@
 ///
 /// `JSONDecoder` can only decode a `JSONValue` by trying each type in turn and throwing a `DecodingError` at
 /// every miss: a user search spent 17 % of its CPU decoding its users' two metadata columns that way (issue 16).
-/// This reads the bytes once. It accepts what `JSONDecoder` accepts from UTF-8 text, and rejects the rest: a
-/// control character or invalid UTF-8 in a string, an unpaired surrogate escape, a number JSON's grammar does not
-/// allow or a `Double` cannot hold, nesting deeper than ``maximumDepth``, text after the value.
+/// This reads the bytes once. It accepts what `JSONDecoder` accepts from UTF-8 text but a trailing comma, which
+/// RFC 8259 does not allow, and rejects the rest: a control character or invalid UTF-8 in a string, an unpaired
+/// surrogate escape, a number JSON's grammar does not allow or a `Double` cannot hold, nesting deeper than
+/// ``maximumDepth``, text after the value.
 extension JSONValue {
     /// The deepest nesting of arrays and objects accepted, `JSONDecoder`'s limit.
     public static let maximumDepth = 512
@@ -87,7 +88,9 @@ private struct JSONTextParser {
             try literal("null")
             return .null
         case .minus, .zero...(.zero + 9): return .number(try number())
-        default: throw failure("unexpected character '\(Unicode.Scalar(byte))'")
+        default:
+            let shown = (0x21...0x7E).contains(byte) ? "'\(Unicode.Scalar(byte))'" : "byte 0x" + String(byte, radix: 16)
+            throw failure("unexpected \(shown)")
         }
     }
 

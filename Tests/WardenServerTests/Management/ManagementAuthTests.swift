@@ -74,6 +74,16 @@ struct ManagementAuthTests {
         }
     }
 
+    /// Text that is not JSON: the message says what is wrong and where (RFC 8259), so the caller can find it.
+    @Test func malformedBodyNamesTheFault() async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let message = try await admin.expectError(
+                400, "invalid_body", .post, "roles", raw: #"{"name": "r" "description": "d"}"#)
+            #expect(message.contains("expected ',' or '}' in an object (at byte 13)"), "\(message)")
+        }
+    }
+
     @Test func oversizedBodyIs413() async throws {
         let warden = try await TestWarden.make()
         try await warden.management { admin in
