@@ -66,6 +66,17 @@ struct JSONValueParsingTests {
         }
     }
 
+    /// The message may reach the sender of a request: it quotes no more of the text than one printable byte.
+    @Test("an error message stays short and shows an unprintable byte in hex")
+    func messages() {
+        let long = #expect(throws: JSONParseError.self) {
+            try JSONValue(parsing: "1e" + String(repeating: "9", count: 1000))
+        }
+        #expect(long?.description == "number out of range (at byte 0)")
+        let unprintable = #expect(throws: JSONParseError.self) { try JSONValue(parsing: [0x5B, 0xC3, 0xA9, 0x5D]) }
+        #expect(unprintable?.description == "unexpected byte 0xc3 (at byte 1)")
+    }
+
     @Test("a string of invalid UTF-8 is refused")
     func invalidUTF8() {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }

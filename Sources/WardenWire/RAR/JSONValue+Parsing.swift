@@ -88,10 +88,13 @@ private struct JSONTextParser {
             try literal("null")
             return .null
         case .minus, .zero...(.zero + 9): return .number(try number())
-        default:
-            let shown = (0x21...0x7E).contains(byte) ? "'\(Unicode.Scalar(byte))'" : "byte 0x" + String(byte, radix: 16)
-            throw failure("unexpected \(shown)")
+        default: throw failure("unexpected \(Self.shown(byte))")
         }
+    }
+
+    /// A byte of the text for an error message: itself when it is printable ASCII, else its value in hex.
+    private static func shown(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Unicode.Scalar(byte))'" : "byte 0x" + String(byte, radix: 16)
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONParseError) {
@@ -188,7 +191,7 @@ private struct JSONTextParser {
         if exact { return negative ? -Double(whole) : Double(whole) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw failure("number out of range: \(text)", at: start)
+            throw failure("number out of range", at: start)
         }
         return value
     }
@@ -255,7 +258,7 @@ private struct JSONTextParser {
             decoded.append(simple)
             return
         }
-        guard byte == .u else { throw failure("invalid escape '\\\(Unicode.Scalar(byte))'", at: index - 2) }
+        guard byte == .u else { throw failure("invalid escape: backslash and \(Self.shown(byte))", at: index - 2) }
         let start = index - 2
         var unit = UInt32(try hexUnit())
         if (0xD800...0xDBFF).contains(unit) {
