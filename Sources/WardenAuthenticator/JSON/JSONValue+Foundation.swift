@@ -2,12 +2,6 @@ import Foundation
 import WardenWire
 
 extension JSONValue {
-    /// Decodes a JSON text; `nil` when it is not JSON.
-    init?(jsonString: String) {
-        guard let value = try? JSONValue(parsing: jsonString) else { return nil }
-        self = value
-    }
-
     /// Converts a property-list-like value (`userInfo` of a push: strings, numbers, Booleans, arrays and
     /// dictionaries) into JSON; `nil` for anything else.
     init?(any value: Any) {

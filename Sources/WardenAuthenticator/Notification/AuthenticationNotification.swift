@@ -152,7 +152,7 @@ extension AuthenticationNotification {
         let fields: [String: JSONValue]
         if let dictionary = mfa.objectValue {
             fields = dictionary
-        } else if let string = mfa.stringValue, let decoded = JSONValue(jsonString: string)?.objectValue {
+        } else if let string = mfa.stringValue, let decoded = (try? JSONValue(parsing: string))?.objectValue {
             fields = decoded
         } else {
             return nil
@@ -179,7 +179,7 @@ extension AuthenticationNotification {
         else { return nil }
         if let linking = fields["txlnkid"], !linking.isNull, linking.stringValue == nil { return nil }
         func nested(_ value: JSONValue?) -> JSONValue? {
-            if let string = value?.stringValue { return JSONValue(jsonString: string) }
+            if let string = value?.stringValue { return try? JSONValue(parsing: string) }
             return value
         }
         self.init(
