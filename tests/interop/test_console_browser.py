@@ -138,7 +138,10 @@ def manage_by_browser(driver, warden: Warden, wait) -> list[tuple[str, str]]:
     target = create_user(warden, name=f"Blocked {tag}")
     driver.get(warden.url("admin/users"))
     driver.find_element(By.ID, "q").send_keys(f'email:"{target.email}"' + Keys.ENTER)
-    driver.find_element(By.LINK_TEXT, target.email).click()
+    # The unfiltered list may show the same link: wait for the searched page before following it.
+    wait.until(ec.url_contains("q="))
+    wait.until(ec.element_to_be_clickable((By.LINK_TEXT, target.email))).click()
+    wait.until(ec.url_contains("admin/users/"))
     press("Block")
     notice("The user was saved")
     assert warden.mgmt("GET", f"users/{target.user_id}").json()["blocked"] is True
