@@ -42,7 +42,9 @@ extension SQLStore {
     }
 
     /// Events matching every field of `filter` (any of the field's values), ordered by `seq`. A field outside
-    /// ``LogFilter/fields`` matches nothing.
+    /// ``LogFilter/fields`` matches nothing. The total stops at ``searchTotalCap``: counting every event of a
+    /// month-long log was most of a page's time (`q=type:fp` 282 ms, page 1,000 661 ms on PostgreSQL with
+    /// 5,000,000 events, issue 16).
     public func searchLogs(_ filter: LogFilter, ascending: Bool, page: PageRequest) async throws -> PageResult<
         LogEvent
     > {
@@ -55,7 +57,7 @@ extension SQLStore {
             orderBy: [
                 SQLOrderBy(expression: SQLColumn("seq"), direction: ascending ? SQLDirection.ascending : .descending)
             ],
-            page: page
+            page: page, totalCap: Self.searchTotalCap
         ) { try Self.logEvent($0) }
     }
 

@@ -121,8 +121,9 @@ extension SQLStore {
             """)
     }
 
-    /// The most a user search's `total` reports, like the reference platform's search (SPEC §9
-    /// `include_totals`): exact below it, and a search matching a million users counts no further.
+    /// The most a user or log search's `total` reports, like the reference platform's searches (SPEC §9
+    /// `include_totals`; its log search by criteria stops at 1,000 records too): exact below it, and a search
+    /// matching a million users or events counts no further.
     public static let searchTotalCap = 1000
 
     /// The columns of a record besides `user_id` and `created_at`, which never change (metadata as sorted-key

@@ -44,6 +44,30 @@ struct LogStoreTests {
         }
     }
 
+    /// A search's total counts exactly up to 1,000 events and reports 1,000 beyond, like the reference platform's
+    /// log search by criteria (SPEC §9 `include_totals`): a month of events is never counted whole.
+    @Test(
+        "A search's total stops at 1,000 events; a short last page still tells the exact total",
+        arguments: TestDatabase.available)
+    func totalsAreCapped(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let user = uniqueID("auth0|user")
+            try await store.appendLogs((0..<1_001).map { _ in Self.event(user: user) })
+            let filter = LogFilter(terms: ["user_id": [user]])
+            let first = try await store.searchLogs(filter, ascending: false, page: PageRequest(page: 0, perPage: 10))
+            #expect(first.items.count == 10 && first.total == SQLStore.searchTotalCap)
+            let last = try await store.searchLogs(filter, ascending: false, page: PageRequest(page: 10, perPage: 100))
+            #expect(last.items.count == 1 && last.total == SQLStore.searchTotalCap)
+            let nine = try await store.searchLogs(filter, ascending: false, page: PageRequest(page: 9, perPage: 100))
+            #expect(nine.items.count == 100 && nine.total == SQLStore.searchTotalCap)
+            try await store.appendLogs((0..<3).map { _ in Self.event(user: user, type: .wrongPassword) })
+            let failures = try await store.searchLogs(
+                LogFilter(terms: ["user_id": [user], "type": ["fp"]]), ascending: false,
+                page: PageRequest(page: 0, perPage: 2))
+            #expect(failures.items.count == 2 && failures.total == 3)
+        }
+    }
+
     @Test("The stored document: sorted keys, absent fields left out, every field read back (escapes too)")
     func documentText() throws {
         let bare = LogEvent(logID: "log_1", date: storedTime(), type: .clientCredentialsSucceeded)
@@ -90,9 +114,11 @@ struct LogStoreTests {
             let user = uniqueID("auth0|user")
             let events = (0..<1_201).map { _ in Self.event(user: user, type: "gd_send_pn") }
             try await store.appendLogs(events)
-            let page = try await store.searchLogs(
-                LogFilter(terms: ["user_id": [user]]), ascending: true, page: PageRequest(page: 12, perPage: 100))
-            #expect(page.items == [events[1_200]] && page.total == 1_201)
+            let filter = LogFilter(terms: ["user_id": [user]])
+            let page = try await store.searchLogs(filter, ascending: true, page: PageRequest(page: 12, perPage: 100))
+            #expect(page.items == [events[1_200]])
+            let past = try await store.searchLogs(filter, ascending: true, page: PageRequest(page: 1_201, perPage: 1))
+            #expect(past.items.isEmpty)
         }
     }
 
