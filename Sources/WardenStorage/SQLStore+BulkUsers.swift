@@ -52,7 +52,7 @@ extension SQLStore {
     /// (``writeSearchProjection(for:on:)``).
     ///
     /// One bound JSON array rather than 14 bound values a row: the database parses the statement once and reads
-    /// the rows in C (`json_each`, `json_array_elements`), where serializing and binding 70,000 values a batch
+    /// the rows in C (`jsonb_each`, `jsonb_array_elements`), where serializing and binding 70,000 values a batch
     /// one by one took a third of an import's time (issue 16).
     public func insertUsers(_ records: [UserRecord], upsert: Bool) async throws -> [BulkUserOutcome] {
         guard let first = records.first else { return [] }
@@ -98,6 +98,10 @@ extension SQLStore {
     /// `INSERT INTO users (columns) SELECT … FROM` the elements of `rows`, a JSON array of arrays holding the
     /// columns' values in order, `ON CONFLICT DO NOTHING RETURNING user_id, email`. (`WHERE TRUE` is SQLite's
     /// way to tell an upsert clause from a join's `ON`.)
+    ///
+    /// Both engines read the array in their binary JSON form (`jsonb_each`, `jsonb_array_elements`), parsed once.
+    /// Text elements were parsed again for each of the row's 14 columns: 10 % of an import's time on SQLite, 13 %
+    /// on PostgreSQL, where it was a fifth of the server's work (issue 16).
     private func bulkInsert(_ columns: [(name: String, value: UserColumnValue)], rows: String) -> SQLQueryString {
         let names = SQLList(columns.map { SQLIdentifier($0.name) })
         let values = SQLList(
@@ -116,8 +120,8 @@ extension SQLStore {
             })
         let elements: SQLQueryString =
             switch engine {
-            case .sqlite: "json_each(\(bind: rows))"
-            case .postgres: "json_array_elements(\(bind: rows)::json) AS element(value)"
+            case .sqlite: "jsonb_each(\(bind: rows))"
+            case .postgres: "jsonb_array_elements(\(bind: rows)::jsonb) AS element(value)"
             }
         return """
             INSERT INTO users (\(names)) SELECT \(values) FROM \(elements) WHERE TRUE

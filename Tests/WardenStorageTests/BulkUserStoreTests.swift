@@ -25,7 +25,15 @@ struct BulkUserStoreTests {
         arguments: TestDatabase.available)
     func batchInsert(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let records = (0..<(SQLStore.usersPerInsert + 7)).map { _ in Self.record() }
+            var records = (0..<(SQLStore.usersPerInsert + 7)).map { _ in Self.record() }
+            // Text the JSON array carries escaped, read back as written on both engines (PostgreSQL as jsonb).
+            records[0].user.name = "Zoë \"quoted\" \\ back\nslash\t日本 🙂 \u{7F}"
+            records[0].user.nickname = String(repeating: "ü", count: 300)
+            records[0].user.picture = nil
+            records[0].user.emailVerified = true
+            records[0].user.userMetadata = [
+                "nested": ["list": [1.5, "two", nil, true]], "empty": [:], "n": 12_345_678_901,
+            ]
             let outcomes = try await store.insertUsers(records, upsert: false)
             #expect(outcomes == Array(repeating: .inserted, count: records.count))
             for record in [records.first!, records.last!] {
