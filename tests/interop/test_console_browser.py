@@ -146,6 +146,8 @@ def manage_by_browser(driver, warden: Warden, wait) -> list[tuple[str, str]]:
     notice("The user was saved")
     assert warden.mgmt("GET", f"users/{target.user_id}").json()["blocked"] is True
     press("Unblock")
+    # The page before showed the same notice: wait for the one the unblocking answered with.
+    wait.until(ec.presence_of_element_located((By.XPATH, "//button[normalize-space()='Block']")))
     notice("The user was saved")
     assert warden.mgmt("GET", f"users/{target.user_id}").json()["blocked"] is False
     user_page = driver.current_url.split("?")[0]
