@@ -121,11 +121,6 @@ extension SQLStore {
             """)
     }
 
-    /// The most a user or log search's `total` reports, like the reference platform's searches (SPEC §9
-    /// `include_totals`; its log search by criteria stops at 1,000 records too): exact below it, and a search
-    /// matching a million users or events counts no further.
-    public static let searchTotalCap = 1000
-
     /// The columns of a record besides `user_id` and `created_at`, which never change (metadata as sorted-key
     /// JSON text, written by ``JSONValue/serialized``: a bulk import writes a million of them).
     static func userColumns(_ record: UserRecord) -> [(name: String, value: any Encodable & Sendable)] {

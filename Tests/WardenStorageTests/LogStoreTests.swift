@@ -47,7 +47,7 @@ struct LogStoreTests {
     /// A search's total counts exactly up to 1,000 events and reports 1,000 beyond, like the reference platform's
     /// log search by criteria (SPEC §9 `include_totals`): a month of events is never counted whole.
     @Test(
-        "A search's total stops at 1,000 events; a short last page still tells the exact total",
+        "A search's total stops at 1,000 events; below that it is exact",
         arguments: TestDatabase.available)
     func totalsAreCapped(database: TestDatabase) async throws {
         try await database.withStore { store in

@@ -83,6 +83,11 @@ extension SQLStore {
         }
     }
 
+    /// The most a user or log search's `total` reports, like the reference platform's searches (SPEC §9
+    /// `include_totals`; its log search by criteria stops at 1,000 records too): exact below it, and a search
+    /// matching a million users or events counts no further.
+    public static let searchTotalCap = 1000
+
     /// The rows of `table` matching `predicate` in `order`, one page of them (and the count of all matches, or
     /// `totalCap` when there are more), or all of them when `page` is `nil`; read on ``reads``.
     func fetchPage<Item: Sendable>(
