@@ -21,6 +21,9 @@ public struct WardenConfiguration: Sendable {
     public var tlsKeyPath: String?
     public var bootstrapClientID: String?
     public var bootstrapClientSecret: String?
+    /// `WARDEN_DATA_KEY` (environment only, SPEC §1, §15): the 32-byte AES-GCM key upstream tokens are kept
+    /// under; without it no connection may keep them.
+    public var dataKey: [UInt8]?
     /// Seconds between refreshes of the per-node caches from the database (SPEC §2: at most 60).
     public var cacheTTL: Double = 60
     /// Where mail goes when no SMTP server is configured.

@@ -36,6 +36,8 @@ public final class WardenRuntime: Sendable {
     let postLoginPolicies: [any PostLoginPolicy]
     /// Bulk-users import and export jobs (SPEC §9 "Bulk users").
     let userJobs: UserJobRunner
+    /// Requests to upstream identity providers (SPEC §15).
+    let upstream = UpstreamHTTP.shared
 
     /// Connects the pieces; keys are loaded (and created on first start). `postLoginPolicies` run, in this
     /// order, on every login after the enabled post-login rules (SPEC §8).

@@ -9,13 +9,16 @@ extension SQLStore {
     public func insertClient(_ record: ClientRecord) async throws {
         let data = try JSONColumn.encode(record.client)
         try await UniqueViolation.mapped("A client with client_id '\(record.client.clientID)' already exists") {
-            try await sql.insert(into: "clients")
-                .columns("client_id", "secret_hash", "data", "created_at", "updated_at", "expires_at")
-                .values(
-                    record.client.clientID, record.secretHash, data, record.createdAt.millisecondsSince1970,
-                    record.updatedAt.millisecondsSince1970, record.expiresAt?.millisecondsSince1970
-                )
-                .run()
+            try await transaction { db in
+                try await db.insert(into: "clients")
+                    .columns("client_id", "secret_hash", "data", "created_at", "updated_at", "expires_at")
+                    .values(
+                        record.client.clientID, record.secretHash, data, record.createdAt.millisecondsSince1970,
+                        record.updatedAt.millisecondsSince1970, record.expiresAt?.millisecondsSince1970
+                    )
+                    .run()
+                try await Self.enable(Connection.databaseID, for: [record.client.clientID], on: db)
+            }
         }
     }
 
@@ -54,6 +57,7 @@ extension SQLStore {
     public func deleteClient(id clientID: String) async throws -> Bool {
         try await transaction { db in
             try await db.delete(from: "client_grants").where("client_id", .equal, clientID).run()
+            try await db.delete(from: "connection_clients").where("client_id", .equal, clientID).run()
             return try await db.delete(from: "clients").where("client_id", .equal, clientID)
                 .returning("client_id").first() != nil
         }

@@ -23,7 +23,8 @@ extension SQLStore {
             .all().count
     }
 
-    /// Registered clients past `expires_at` (SPEC §13) and their client grants, in one transaction.
+    /// Registered clients past `expires_at` (SPEC §13), their client grants and connection entries, in one
+    /// transaction.
     private func purgeRegisteredClients(endedBefore date: Date, limit: Int) async throws -> Int {
         try await transaction { db in
             let ids = try await db.select().column("client_id").from("clients")
@@ -31,6 +32,7 @@ extension SQLStore {
                 .all(decodingColumn: "client_id", as: String.self)
             guard !ids.isEmpty else { return 0 }
             try await db.delete(from: "client_grants").where("client_id", .in, ids).run()
+            try await db.delete(from: "connection_clients").where("client_id", .in, ids).run()
             try await db.delete(from: "clients").where("client_id", .in, ids).run()
             return ids.count
         }

@@ -18,7 +18,8 @@ struct Serve: AsyncParsableCommand {
             printed once on stderr (after the --demo quick start). Setting both variables later resets that \
             client's secret to the given one.
 
-            Environment only: WARDEN_BOOTSTRAP_CLIENT_ID, WARDEN_BOOTSTRAP_CLIENT_SECRET (at least 32 characters).
+            Environment only: WARDEN_BOOTSTRAP_CLIENT_ID, WARDEN_BOOTSTRAP_CLIENT_SECRET (at least 32 characters), \
+            WARDEN_DATA_KEY (32 bytes in base64: the key upstream tokens are kept under, SPEC §15).
             """)
 
     @OptionGroup var options: ServerOptions

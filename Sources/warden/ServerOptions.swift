@@ -289,12 +289,18 @@ struct Settings {
     }
 
     /// `WARDEN_BOOTSTRAP_CLIENT_ID` / `_SECRET` (environment only, SPEC §1): the management client's id and
-    /// secret when the operator chooses them.
+    /// secret when the operator chooses them; `WARDEN_DATA_KEY`, the key upstream tokens are kept under (§15).
     func bootstrapClient(into configuration: inout WardenConfiguration) throws {
         configuration.bootstrapClientID = string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_ID")?.value
         configuration.bootstrapClientSecret = string(nil, flag: "", env: "WARDEN_BOOTSTRAP_CLIENT_SECRET")?.value
         if let secret = configuration.bootstrapClientSecret, secret.count < 32 {
             throw ConfigurationError("WARDEN_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters")
+        }
+        if let key = string(nil, flag: "", env: "WARDEN_DATA_KEY")?.value {
+            guard let bytes = Data(base64Encoded: key), bytes.count == 32 else {
+                throw ConfigurationError("WARDEN_DATA_KEY must be 32 bytes in base64 (openssl rand -base64 32)")
+            }
+            configuration.dataKey = Array(bytes)
         }
     }
 

@@ -113,7 +113,8 @@ struct BulkUserStoreTests {
     func purgeOfFinishedJobs(database: TestDatabase) async throws {
         try await database.withStore { store in
             func job(_ status: UserJob.Status, updated offset: Double) async throws -> UserJob {
-                var job = UserJob(type: .usersExport, connectionID: User.connectionID, createdAt: storedTime(offset))
+                var job = UserJob(
+                    type: .usersExport, connectionID: Connection.databaseID, createdAt: storedTime(offset))
                 job.status = status
                 try await store.insertUserJob(job)
                 for sequence in 0..<4 { try await store.appendUserExportPart(jobID: job.id, sequence: sequence, "{}") }
@@ -156,7 +157,7 @@ struct BulkUserStoreTests {
     func jobs(database: TestDatabase) async throws {
         try await database.withStore { store in
             var job = UserJob(
-                type: .usersImport, connectionID: User.connectionID, upsert: true, createdAt: storedTime(-120))
+                type: .usersImport, connectionID: Connection.databaseID, upsert: true, createdAt: storedTime(-120))
             try await store.insertUserJob(job)
             #expect(try await store.userJob(id: job.id) == job)
             await #expect(throws: StorageError.conflict("A job with this id already exists")) {
@@ -181,7 +182,7 @@ struct BulkUserStoreTests {
             #expect(try await store.userJobErrors(jobID: job.id) == rejections.reversed())
 
             var export = UserJob(
-                type: .usersExport, connectionID: User.connectionID, format: "json", createdAt: storedTime())
+                type: .usersExport, connectionID: Connection.databaseID, format: "json", createdAt: storedTime())
             try await store.insertUserJob(export)
             for sequence in 0..<3 {
                 try await store.appendUserExportPart(jobID: export.id, sequence: sequence, "\(sequence)\n")

@@ -4,10 +4,6 @@ public import struct Foundation.Date
 
 /// A user of the one database connection (SPEC §9 `/users`).
 public struct User: Sendable, Equatable {
-    public static let connection = "Username-Password-Authentication"
-    /// The id of that connection (a bulk-users job's `connection_id`, SPEC §9 "Bulk users").
-    public static let connectionID = "con_UsernamePasswordAuthentication"
-
     public var userID: String
     public var email: String?
     public var emailVerified: Bool

@@ -4,7 +4,8 @@ public import struct Foundation.Date
 
 /// Clients (SPEC §4). Every method's contract is on the method.
 public protocol ClientStore: Sendable {
-    /// Inserts a new client; throws ``StorageError/conflict(_:)`` when the `client_id` exists.
+    /// Inserts a new client, enabled for the database connection (SPEC §15: it is enabled for every new client);
+    /// throws ``StorageError/conflict(_:)`` when the `client_id` exists.
     func insertClient(_ record: ClientRecord) async throws
     /// The client with `clientID`, or `nil`.
     func client(id clientID: String) async throws -> ClientRecord?
@@ -15,7 +16,8 @@ public protocol ClientStore: Sendable {
     /// Moves the expiry of a client that has one (a registered client, SPEC §13) to `date` when it is earlier;
     /// a client without an expiry is left alone.
     func extendClientExpiry(id clientID: String, to date: Date) async throws
-    /// Deletes a client and its client grants; `false` when it did not exist.
+    /// Deletes a client, its client grants and its place in connections' client lists; `false` when it did not
+    /// exist.
     func deleteClient(id clientID: String) async throws -> Bool
 }
 
@@ -44,6 +46,42 @@ public protocol ClientGrantStore: Sendable {
     >
     func updateClientGrant(_ grant: ClientGrant) async throws
     func deleteClientGrant(id: String) async throws -> Bool
+}
+
+/// Connections and the clients each is enabled for (SPEC §15 "Management").
+public protocol ConnectionStore: Sendable {
+    /// Inserts the connection enabled for `enabledClients`; throws ``StorageError/conflict(_:)`` when its id or
+    /// name exists.
+    func insertConnection(_ connection: Connection, enabledClients: [String]) async throws
+    /// By id.
+    func connection(id: String) async throws -> Connection?
+    /// By name (names are unique).
+    func connection(name: String) async throws -> Connection?
+    /// Connections ordered by creation, filtered by `strategies` (any of them; all when empty) and `name`:
+    /// one page, or every match when `page` is `nil`.
+    func connections(strategies: [ConnectionStrategy], name: String?, page: PageRequest?) async throws
+        -> PageResult<Connection>
+    /// Up to `limit` connections ordered by id after `id` (from the start when `nil`): checkpoint paging.
+    func connections(strategies: [ConnectionStrategy], name: String?, after id: String?, limit: Int) async throws
+        -> [Connection]
+    /// Replaces the connection; throws ``StorageError/notFound``. Its name and strategy never change.
+    func updateConnection(_ connection: Connection) async throws
+    /// Deletes the connection and its client list, remembering its id as deleted at `date`: a second delete of
+    /// the same id reports ``ConnectionDeletion/alreadyDeleted`` (SPEC §15: 202, then 204).
+    func deleteConnection(id: String, at date: Date) async throws -> ConnectionDeletion
+    /// Up to `limit` ids of the clients the connection is enabled for, ordered, after `clientID`.
+    func enabledClients(connectionID: String, after clientID: String?, limit: Int) async throws -> [String]
+    /// Enables (`true`) or disables (`false`) the connection for each client, in one transaction.
+    func setEnabledClients(connectionID: String, _ changes: [(clientID: String, enabled: Bool)]) async throws
+    /// The connections enabled for the client, ordered by name.
+    func connections(enabledFor clientID: String) async throws -> [Connection]
+}
+
+/// What ``ConnectionStore/deleteConnection(id:at:)`` did.
+public enum ConnectionDeletion: Sendable, Equatable {
+    case deleted
+    case alreadyDeleted
+    case notFound
 }
 
 /// Users of the database connection (SPEC §9 `/users`).
@@ -161,7 +199,7 @@ public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
     HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
-    RecentLoginStore, UserJobStore, LoginChallengeStore
+    RecentLoginStore, UserJobStore, LoginChallengeStore, ConnectionStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

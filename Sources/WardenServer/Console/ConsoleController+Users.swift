@@ -37,7 +37,7 @@ struct ConsoleUsersPage: Page {
                 ConsoleField("password", "Password", .password, hint: "8 to 72 bytes."),
                 ConsoleField("name", "Name (optional)"),
                 ConsoleField(
-                    "connection", "Connection", .select(ConsoleField.options([User.connection])),
+                    "connection", "Connection", .select(ConsoleField.options([Connection.databaseName])),
                     hint: "Warden has one database connection."),
             ])
     ])

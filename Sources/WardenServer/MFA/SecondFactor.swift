@@ -166,7 +166,7 @@ struct SecondFactor: Sendable {
         record.user.lastLogin = now
         record.user.loginsCount += 1
         try await store.updateUser(record)
-        let details: [String: JSONValue] = ["connection": .string(User.connection)]
+        let details: [String: JSONValue] = ["connection": .string(Connection.databaseName)]
         eventLog.record(
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: login.client.clientID,

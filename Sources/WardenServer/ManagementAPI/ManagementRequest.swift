@@ -64,6 +64,15 @@ enum ManagementRequest {
         return values
     }
 
+    /// Every value of the query parameter `name`, in order (a repeatable filter such as `strategy`).
+    static func queryValues(_ name: String, of request: Request) -> [String] {
+        (request.uri.query ?? "").split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard PercentDecoding.decode(parts[0], plusIsSpace: true) == name, parts.count > 1 else { return nil }
+            return PercentDecoding.decode(parts[1], plusIsSpace: true)
+        }
+    }
+
     /// `page`/`per_page`/`include_totals` (SPEC §9: `per_page` at most 100, `page` from 0).
     static func paging(_ request: Request, defaultPerPage: Int = 50) throws -> (PageRequest, includeTotals: Bool) {
         let query = query(request)

@@ -156,8 +156,8 @@ struct UsersController {
     /// Sets every property the body carries (SPEC §9). Metadata objects are merged one level deep, as the
     /// vendor does: a `null` member removes that key, `{}` or `null` clears the whole object.
     private func apply(_ body: ManagementBody, to record: inout UserRecord) async throws {
-        if let connection = try body.string("connection"), connection != User.connection {
-            throw body.invalid("connection", "The only connection is \(User.connection)")
+        if let connection = try body.string("connection"), connection != Connection.databaseName {
+            throw body.invalid("connection", "The only connection is \(Connection.databaseName)")
         }
         if body.has("email") { record.user.email = try Self.email(body) }
         if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
@@ -221,7 +221,7 @@ struct UsersController {
             "logins_count": .number(Double(user.loginsCount)),
             "identities": [
                 [
-                    "connection": .string(User.connection), "provider": "auth0", "isSocial": false,
+                    "connection": .string(Connection.databaseName), "provider": "auth0", "isSocial": false,
                     "user_id": .string(String(user.userID.split(separator: "|", maxSplits: 1).last ?? "")),
                 ]
             ],

@@ -2,7 +2,9 @@
 enum ManagementScopes {
     static let all: [String] = {
         var scopes: [String] = []
-        for resource in ["clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules"] {
+        for resource in [
+            "clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules", "connections",
+        ] {
             for verb in ["read", "create", "update", "delete"] { scopes.append("\(verb):\(resource)") }
         }
         scopes += [

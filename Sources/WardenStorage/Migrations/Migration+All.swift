@@ -440,5 +440,7 @@ extension Migration {
         },
         // MARK: version 13, fewer B-trees per user on SQLite (issue 16)
         Migration(version: 13, name: "leaner user search on SQLite") { Migration.leanerUserSearch($0) },
+        // MARK: version 14, connections (SPEC §15)
+        Migration(version: 14, name: "connections") { Migration.connections($0) },
     ]
 }

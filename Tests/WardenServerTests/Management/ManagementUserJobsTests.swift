@@ -39,7 +39,7 @@ struct ManagementUserJobsTests {
     static func importUsers(_ session: ManagementSession, _ users: String, upsert: Bool = false) async throws
         -> JSONValue
     {
-        var fields = [("users", users), ("connection_id", User.connectionID)]
+        var fields = [("users", users), ("connection_id", Connection.databaseID)]
         if upsert { fields.append(("upsert", "true")) }
         let response = try await postImport(session, form(fields))
         #expect(response.status == .created, "\(String(buffer: response.body))")
@@ -84,13 +84,13 @@ struct ManagementUserJobsTests {
         try await fixture.warden.test { http in
             let admin = try await ManagementSession.make(fixture.warden, http)
             let created = try await Self.postImport(
-                admin, Self.form([("users", users.serialized), ("connection_id", User.connectionID)]))
+                admin, Self.form([("users", users.serialized), ("connection_id", Connection.databaseID)]))
             #expect(created.status == .created)
             let job = created.json
             #expect(job["id"]?.stringValue?.wholeMatch(of: /job_[A-Za-z0-9]{16}/) != nil)
             #expect(job["type"] == "users_import")
             #expect(job["status"] == "pending")
-            #expect(job["connection_id"] == .string(User.connectionID))
+            #expect(job["connection_id"] == .string(Connection.databaseID))
             #expect(job["created_at"]?.stringValue != nil)
 
             let done = try await Self.finished(admin, try #require(job["id"]?.stringValue))
@@ -246,7 +246,8 @@ struct ManagementUserJobsTests {
     @Test func aJobInterruptedByAStopReadsFailed() async throws {
         let warden = try await TestWarden.make()
         var job = UserJob(
-            type: .usersImport, connectionID: User.connectionID, createdAt: warden.clock.now().addingTimeInterval(-300))
+            type: .usersImport, connectionID: Connection.databaseID,
+            createdAt: warden.clock.now().addingTimeInterval(-300))
         job.status = .processing
         try await warden.runtime.store.insertUserJob(job)
         let id = job.id

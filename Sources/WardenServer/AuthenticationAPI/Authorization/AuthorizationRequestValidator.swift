@@ -77,7 +77,7 @@ struct AuthorizationRequestValidator: Sendable {
         guard client.allows(.authorizationCode) else {
             throw OAuthError(.unauthorizedClient, "Grant type 'authorization_code' not allowed for the client.")
         }
-        if let connection = query["connection"], connection != User.connection {
+        if let connection = query["connection"], connection != Connection.databaseName {
             throw OAuthError.invalidRequest("Unknown connection: \(connection)")
         }
         return AuthorizationRequest(

@@ -20,7 +20,9 @@ struct AuthorizationResponseTarget: Sendable {
             var location = redirectURI
             if !fields.isEmpty {
                 location += redirectURI.contains("?") ? "&" : "?"
-                location += fields.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
+                location += fields.map {
+                    PercentEncoding.unreserved($0.name) + "=" + PercentEncoding.unreserved($0.value)
+                }.joined(separator: "&")
             }
             return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
         case .formPost:
@@ -35,13 +37,6 @@ struct AuthorizationResponseTarget: Sendable {
         response([(name: "error", value: error.code.rawValue), (name: "error_description", value: error.description)])
     }
 
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    private static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
 }
 
 /// Why `/authorize` stopped before the person was asked anything.

@@ -113,6 +113,6 @@ struct PasswordAuthenticator: Sendable {
             LogEvent(
                 date: clock.now(), type: type, description: description, clientID: attempt.client.clientID,
                 clientName: attempt.client.name, ip: attempt.ip, userAgent: attempt.userAgent, userID: userID,
-                userName: attempt.email, details: ["connection": .string(User.connection)]))
+                userName: attempt.email, details: ["connection": .string(Connection.databaseName)]))
     }
 }

@@ -8,7 +8,7 @@ enum UserJobRepresentation {
     static func job(_ job: UserJob, issuer: String) -> JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(job.id), "type": .string(job.type.rawValue), "status": .string(job.status.rawValue),
-            "connection_id": .string(job.connectionID), "connection": .string(User.connection),
+            "connection_id": .string(job.connectionID), "connection": .string(Connection.databaseName),
             "created_at": ManagementResponse.timestamp(job.createdAt),
         ]
         if job.type == .usersImport {

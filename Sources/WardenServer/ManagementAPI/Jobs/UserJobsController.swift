@@ -119,11 +119,15 @@ struct UserJobsController {
         return Response.json(UserJobRepresentation.job(job, issuer: issuer), status: .created)
     }
 
-    /// The one database connection, by its id or its name; absent means that one.
+    /// The database connection, by its id or its name; absent means that one. Other connections' users come from
+    /// their upstream (SPEC §15), not from files.
     private static func connectionID(_ given: String?) throws -> String {
-        guard let given, given != User.connectionID, given != User.connection else { return User.connectionID }
+        guard let given, given != Connection.databaseID, given != Connection.databaseName else {
+            return Connection.databaseID
+        }
         throw ManagementError.invalidBody(
-            "The connection \(given) does not exist; the only one is \(User.connectionID)")
+            "Users are imported into and exported from the database connection only (\(Connection.databaseID)), "
+                + "not \(given)")
     }
 
     /// The export's output, one JSON object a line, streamed part by part from storage.

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import WardenCore
+import WardenWire
+
+@testable import WardenStorage
+
+@Suite("ConnectionStore (SPEC §15)")
+struct ConnectionStoreTests {
+    private static func connection(_ strategy: ConnectionStrategy = .oidc) -> Connection {
+        let name = "c-" + UUID().uuidString.lowercased().prefix(12)
+        var connection = Connection(id: uniqueID("con"), name: String(name), strategy: strategy)
+        connection.options = ["client_id": "upstream-app", "client_secret": "s3cret", "issuer": "https://idp.test/"]
+        connection.metadata = ["tier": "gold"]
+        return connection
+    }
+
+    private static func client() -> ClientRecord {
+        ClientRecord(
+            client: Client(clientID: uniqueID("client"), name: "App"), secretHash: nil, createdAt: storedTime(),
+            updatedAt: storedTime())
+    }
+
+    @Test("The migration makes the database connection, and every new client has it", arguments: TestDatabase.available)
+    func databaseConnection(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let stored = try #require(try await store.connection(name: Connection.databaseName))
+            #expect(stored == Connection.database)
+            #expect(try await store.connection(id: Connection.databaseID) == Connection.database)
+            let client = Self.client()
+            try await store.insertClient(client)
+            #expect(
+                try await store.connections(enabledFor: client.client.clientID).map(\.id) == [Connection.databaseID])
+            #expect(try await store.deleteClient(id: client.client.clientID))
+            let remaining = try await store.enabledClients(
+                connectionID: Connection.databaseID, after: nil, limit: .max)
+            #expect(!remaining.contains(client.client.clientID), "a deleted client leaves the connection's list")
+        }
+    }
+
+    @Test(
+        "Insert, read by id and name, conflict on the name, update, delete then deleted again",
+        arguments: TestDatabase.available)
+    func lifecycle(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            var connection = Self.connection()
+            try await store.insertConnection(connection, enabledClients: [])
+            #expect(try await store.connection(id: connection.id) == connection)
+            #expect(try await store.connection(name: connection.name) == connection)
+            var twin = Self.connection()
+            twin.name = connection.name
+            await #expect(throws: StorageError.self) { try await store.insertConnection(twin, enabledClients: []) }
+
+            connection.displayName = "Acme"
+            connection.options["scope"] = "openid email"
+            try await store.updateConnection(connection)
+            #expect(try await store.connection(id: connection.id) == connection)
+            await #expect(throws: StorageError.notFound) { try await store.updateConnection(Self.connection()) }
+
+            let at = storedTime()
+            #expect(try await store.deleteConnection(id: connection.id, at: at) == .deleted)
+            #expect(try await store.connection(id: connection.id) == nil)
+            #expect(try await store.deleteConnection(id: connection.id, at: at) == .alreadyDeleted)
+            #expect(try await store.deleteConnection(id: uniqueID("con"), at: at) == .notFound)
+            try await store.insertConnection(twin, enabledClients: [])
+            #expect(try await store.connection(name: connection.name) == twin, "a deleted connection's name is free")
+        }
+    }
+
+    @Test("Enabled clients: set, unset, idempotent, paged by checkpoint", arguments: TestDatabase.available)
+    func enabledClients(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let clients = [Self.client(), Self.client(), Self.client()]
+            for client in clients { try await store.insertClient(client) }
+            let ids = clients.map(\.client.clientID).sorted()
+            let connection = Self.connection(.github)
+            try await store.insertConnection(connection, enabledClients: [ids[0], ids[0]])
+            try await store.setEnabledClients(
+                connectionID: connection.id, [(ids[1], true), (ids[2], true), (ids[0], true)])
+            #expect(try await store.enabledClients(connectionID: connection.id, after: nil, limit: 10) == ids)
+            #expect(try await store.enabledClients(connectionID: connection.id, after: ids[0], limit: 1) == [ids[1]])
+            try await store.setEnabledClients(connectionID: connection.id, [(ids[1], false)])
+            #expect(
+                try await store.enabledClients(connectionID: connection.id, after: nil, limit: 10) == [ids[0], ids[2]])
+            let forClient = try await store.connections(enabledFor: ids[0]).map(\.id)
+            #expect(Set(forClient) == [Connection.databaseID, connection.id])
+            #expect(try await store.deleteConnection(id: connection.id, at: storedTime()) == .deleted)
+            #expect(try await store.enabledClients(connectionID: connection.id, after: nil, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("Lists filter by strategy and name, by page and by checkpoint", arguments: TestDatabase.available)
+    func lists(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let github = Self.connection(.github)
+            let oidc = Self.connection(.oidc)
+            try await store.insertConnection(github, enabledClients: [])
+            try await store.insertConnection(oidc, enabledClients: [])
+            let byStrategy = try await store.connections(strategies: [.github], name: nil, page: nil).items
+            #expect(byStrategy.contains(github) && !byStrategy.contains(oidc))
+            let both = try await store.connections(strategies: [.github, .oidc], name: nil, page: nil).items
+            #expect(both.contains(github) && both.contains(oidc))
+            #expect(try await store.connections(strategies: [], name: oidc.name, page: nil).items == [oidc])
+            #expect(try await store.connections(strategies: [.github], name: oidc.name, page: nil).items.isEmpty)
+            let byName = try await store.connections(strategies: [], name: github.name, after: nil, limit: 5)
+            #expect(byName == [github])
+            if database.isIsolated {
+                let all = try await store.connections(strategies: [], name: nil, page: PageRequest(page: 0, perPage: 2))
+                #expect(all.total == 3 && all.items.first == Connection.database)
+                let ordered = [Connection.database, github, oidc].map(\.id).sorted()
+                let first = try await store.connections(strategies: [], name: nil, after: nil, limit: 2).map(\.id)
+                #expect(first == Array(ordered.prefix(2)))
+                let rest = try await store.connections(strategies: [], name: nil, after: first.last, limit: 2)
+                #expect(rest.map(\.id) == [ordered[2]])
+            }
+        }
+    }
+}
