@@ -50,10 +50,11 @@ public struct Connection: Sendable, Equatable, Codable {
         options.filter { !Self.secretOptions.contains($0.key) }
     }
 
-    /// `new` as a PATCH gives it (it replaces `options` whole), with the stored secrets that `new` leaves out.
+    /// `new` as a PATCH gives it (it replaces `options` whole), with the stored secrets that `new` leaves out or
+    /// sets to `null`.
     public func keepingSecrets(in new: [String: JSONValue]) -> [String: JSONValue] {
         var merged = new
-        for name in Self.secretOptions where merged[name] == nil {
+        for name in Self.secretOptions where merged[name] == nil || merged[name] == .null {
             merged[name] = options[name]
         }
         return merged

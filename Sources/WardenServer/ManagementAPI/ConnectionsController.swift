@@ -185,8 +185,8 @@ struct ConnectionsController {
         if body.has("realms") { connection.realms = try body.strings("realms") ?? [connection.name] }
         if body.has("metadata") { connection.metadata = try Self.metadata(body) }
         if let given = try body.jsonObject("options") {
-            let checked = try await options.validate(given, strategy: connection.strategy)
-            connection.options = connection.keepingSecrets(in: checked)
+            connection.options = try await options.validate(
+                connection.keepingSecrets(in: given), strategy: connection.strategy)
             try await requireUniqueIssuer(connection)
         }
     }
