@@ -56,6 +56,11 @@ EXPECTED_OPERATIONS = {
     ("/api/v2/post-login-rules", "get"), ("/api/v2/post-login-rules", "post"),
     ("/api/v2/post-login-rules/{id}", "get"), ("/api/v2/post-login-rules/{id}", "patch"),
     ("/api/v2/post-login-rules/{id}", "delete"),
+    # SPEC §15: connections
+    ("/api/v2/connections", "get"), ("/api/v2/connections", "post"), ("/api/v2/connections/{id}", "get"),
+    ("/api/v2/connections/{id}", "patch"), ("/api/v2/connections/{id}", "delete"),
+    ("/api/v2/connections/{id}/clients", "get"), ("/api/v2/connections/{id}/clients", "patch"),
+    ("/api/v2/clients/{id}/connections", "get"),
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
@@ -87,10 +92,12 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/jobs/{id}", "get"): "read:users",
     ("/api/v2/jobs/{id}/errors", "get"): "read:users",
     ("/api/v2/jobs/{id}/download", "get"): "read:users",
+    # SPEC §15: a client's connections are read with read:connections
+    ("/api/v2/clients/{id}/connections", "get"): "read:connections",
 }
 RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
                    "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
-                   "post-login-rules": "post_login_rules"}
+                   "post-login-rules": "post_login_rules", "connections": "connections"}
 
 
 def escape(token: str) -> str:

@@ -429,6 +429,53 @@ def test_resource_servers(api, warden):
               json={"name": "x"})
 
 
+# ------------------------------------------------------------------------------ management: connections
+def test_connections(api, warden):
+    """SPEC §15 "Management": every connection operation, its statuses and shapes."""
+    client_id = warden.create_client()["client_id"]
+    name = f"gh-{uid()}"[:40]
+    created = api.expect(201, "POST", "/api/v2/connections", json={
+        "name": name, "strategy": "github", "enabled_clients": [client_id], "metadata": {"team": "openapi"},
+        "options": {"client_id": "gh", "client_secret": "gh-secret", "email": True}}).json()
+    cid = created["id"]
+    assert "client_secret" not in created["options"] and created["options"]["scope"] == ["user:email"]
+    api.error(409, "conflict", "POST", "/api/v2/connections", json={"name": name, "strategy": "github",
+                                                                    "options": {"client_id": "a", "client_secret": "b"}})
+    api.error(400, "invalid_body", "POST", "/api/v2/connections", json={"name": "bad name", "strategy": "github"})
+    api.error(413, "payload_too_large", "POST", "/api/v2/connections", data=big_body(),
+              headers={"Content-Type": "application/json"})
+    assert isinstance(api.expect(200, "GET", "/api/v2/connections").json(), list)
+    page = api.expect(200, "GET", "/api/v2/connections", params={"include_totals": "true", "strategy": "github"}).json()
+    assert all(c["strategy"] == "github" for c in page["connections"]) and page["total"] >= 1
+    checkpoint = api.expect(200, "GET", "/api/v2/connections", params={"take": 1}).json()
+    assert len(checkpoint["connections"]) == 1
+    api.error(400, "invalid_query_string", "GET", "/api/v2/connections", params={"take": 0})
+    assert api.expect(200, "GET", "/api/v2/connections/{id}", ids={"id": cid}).json()["name"] == name
+    patched = api.expect(200, "PATCH", "/api/v2/connections/{id}", ids={"id": cid},
+                         json={"display_name": "GitHub", "show_as_button": True}).json()
+    assert patched["display_name"] == "GitHub" and patched["options"] == created["options"]
+    api.error(400, "invalid_body", "PATCH", "/api/v2/connections/{id}", ids={"id": cid}, json={"name": "renamed"})
+    clients = api.expect(200, "GET", "/api/v2/connections/{id}/clients", ids={"id": cid}).json()
+    assert clients["clients"] == [{"client_id": client_id}]
+    api.error(400, "invalid_query_string", "GET", "/api/v2/connections/{id}/clients", ids={"id": cid},
+              params={"take": 101})
+    api.expect(204, "PATCH", "/api/v2/connections/{id}/clients", ids={"id": cid},
+               json=[{"client_id": client_id, "status": False}])
+    api.error(400, "invalid_body", "PATCH", "/api/v2/connections/{id}/clients", ids={"id": cid},
+              json=[{"client_id": client_id}])
+    api.error(404, "inexistent_client", "PATCH", "/api/v2/connections/{id}/clients", ids={"id": cid},
+              json=[{"client_id": f"nobody-{uid()}", "status": True}])
+    ofclient = api.expect(200, "GET", "/api/v2/clients/{id}/connections", ids={"id": client_id}).json()
+    assert [c["name"] for c in ofclient["connections"]] == [CONNECTION]
+
+    database = api.expect(200, "GET", "/api/v2/connections", params={"name": CONNECTION}).json()[0]
+    api.error(403, "operation_not_allowed", "DELETE", "/api/v2/connections/{id}", ids={"id": database["id"]})
+    deleted = api.expect(202, "DELETE", "/api/v2/connections/{id}", ids={"id": cid}).json()
+    assert deleted["deleted_at"].endswith("Z")
+    api.expect(204, "DELETE", "/api/v2/connections/{id}", ids={"id": cid})
+    api.error(404, "inexistent_connection", "GET", "/api/v2/connections/{id}", ids={"id": cid})
+
+
 # ------------------------------------------------------------------------------ management: grants
 def test_client_grants(api, warden):
     resource = warden.create_api()

@@ -30,7 +30,8 @@ HTTP_TIMEOUT = 15  # seconds for every request a test makes
 CACHE_TTL = 1  # WARDEN_CACHE_TTL given to the server: seconds between cache refreshes from the database
 MANAGEMENT_SCOPES = [
     f"{verb}:{resource}"
-    for resource in ("clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules")
+    for resource in ("clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules",
+                     "connections")
     for verb in ("read", "create", "update", "delete")
 ] + [
     "read:logs",
