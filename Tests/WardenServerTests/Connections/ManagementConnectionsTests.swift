@@ -117,8 +117,13 @@ struct ManagementConnectionsTests {
             (["name": "has space", "strategy": "github"], "name"),
             (["name": "x", "strategy": "kerberos"], "strategy"),
             (["name": "x", "strategy": "github", "options": ["client_secret": "s"]], "options.client_id"),
-            (["name": "x", "strategy": "github", "options": ["client_id": "a", "client_secret": "s", "email": "yes"]],
-                "options.email"),
+            (
+                [
+                    "name": "x", "strategy": "github",
+                    "options": ["client_id": "a", "client_secret": "s", "email": "yes"],
+                ],
+                "options.email"
+            ),
             (["name": "x", "strategy": "github", "metadata": ["a": 1]], "metadata.a"),
             (["name": "x", "strategy": "github", "enabled_clients": ["nobody"]], "enabled_clients[0]"),
             (
