@@ -156,7 +156,8 @@ extension SQLStore {
             return update
         }
         if let email = record.user.email?.lowercased(),
-            let row = try await update().where("email", .equal, email).returning("user_id").first()
+            let row = try await update().where("email", .equal, email).where(Self.databaseUser).returning("user_id")
+                .first()
         {
             return try row.decode(column: "user_id", as: String.self)
         }

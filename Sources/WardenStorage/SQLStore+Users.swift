@@ -26,7 +26,7 @@ extension SQLStore {
 
     public func user(email: String) async throws -> UserRecord? {
         try await reads.select().column(SQLLiteral.all).from("users").where("email", .equal, email.lowercased())
-            .first().map(Self.userRecord)
+            .where(Self.databaseUser).first().map(Self.userRecord)
     }
 
     /// Replaces the profile and password hash; `created_at` keeps its stored value.
@@ -46,10 +46,11 @@ extension SQLStore {
         guard updated else { throw StorageError.notFound }
     }
 
-    /// Deletes the user, their role assignments and their search projection.
+    /// Deletes the user, their role assignments, identities and search projection.
     public func deleteUser(id: String) async throws -> Bool {
         try await transaction { db in
             try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
+            try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
             try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
             return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first()
                 != nil
@@ -170,7 +171,7 @@ extension SQLStore {
     }
 
     private static func userConflict(_ record: UserRecord) -> String {
-        "The user already exists (user_id '\(record.user.userID)' or its e-mail address is taken)"
+        "The user already exists (user_id '\(record.user.userID)', or a database user has its e-mail address)"
     }
 
     /// Every column of `users`, the ones ``userRecord(_:)`` reads.

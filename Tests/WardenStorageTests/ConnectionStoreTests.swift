@@ -116,3 +116,51 @@ struct ConnectionStoreTests {
         }
     }
 }
+
+@Suite("Users of other connections and their identities (SPEC §15)")
+struct UserIdentityStoreTests {
+    private static func user(_ id: String, email: String?) -> UserRecord {
+        var user = User(userID: id, email: email, createdAt: storedTime())
+        user.name = "Jo"
+        return UserRecord(user: user, passwordHash: nil)
+    }
+
+    @Test("An e-mail is unique among database users only", arguments: TestDatabase.available)
+    func emailUniqueness(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let email = "\(uniqueID("jo"))@example.com"
+            let databaseUser = Self.user("auth0|\(uniqueID("db"))", email: email)
+            try await store.insertUser(databaseUser)
+            await #expect(throws: StorageError.self) {
+                try await store.insertUser(Self.user("auth0|\(uniqueID("db"))", email: email.uppercased()))
+            }
+            let connection = Connection(id: uniqueID("con"), name: uniqueID("gh"), strategy: .github)
+            try await store.insertConnection(connection, enabledClients: [])
+            let identity = UserIdentity(
+                connectionID: connection.id, connection: connection.name, provider: .github, userID: "1234567",
+                isNumber: true, profileData: ["login": "jo"])
+            let federated = Self.user("github|\(uniqueID("1"))", email: email)
+            try await store.insertUser(federated, identity: identity)
+            #expect(try await store.user(email: email) == databaseUser, "sign-in by e-mail finds the database user")
+            #expect(
+                try await store.users(email: email).map(\.user.userID) == [
+                    databaseUser.user.userID, federated.user.userID,
+                ])
+            #expect(try await store.user(connectionID: connection.id, identityUserID: "1234567") == federated)
+            #expect(try await store.user(connectionID: connection.id, identityUserID: "7654321") == nil)
+            await #expect(throws: StorageError.self) {
+                try await store.insertUser(Self.user("github|\(uniqueID("2"))", email: nil), identity: identity)
+            }
+            #expect(try await store.user(id: federated.user.userID) == federated, "the refused insert left nothing")
+
+            var changed = identity
+            changed.profileData = ["login": "jo2"]
+            try await store.updateIdentityProfile(changed)
+            let stored = try await store.identities(ofUsers: [federated.user.userID, databaseUser.user.userID])
+            #expect(stored[federated.user.userID] == [changed])
+            #expect(stored[databaseUser.user.userID] == nil)
+            #expect(try await store.deleteUser(id: federated.user.userID))
+            #expect(try await store.user(connectionID: connection.id, identityUserID: "1234567") == nil)
+        }
+    }
+}

@@ -86,15 +86,28 @@ public enum ConnectionDeletion: Sendable, Equatable {
 
 /// Users of the database connection (SPEC §9 `/users`).
 public protocol UserStore: Sendable {
-    /// Inserts; throws ``StorageError/conflict(_:)`` when the id or the e-mail (case-insensitive) exists.
+    /// Inserts; throws ``StorageError/conflict(_:)`` when the id exists, or when a database user (`auth0|…`) has the
+    /// e-mail of a new database user (case-insensitive): addresses are unique within the database connection only.
     func insertUser(_ record: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?
-    /// The user with this e-mail address, compared case-insensitively.
+    /// The database connection's user with this e-mail address (the one who signs in with it), compared
+    /// case-insensitively.
     func user(email: String) async throws -> UserRecord?
+    /// Every user with this e-mail address, of any connection, in creation order (`users-by-email`).
+    func users(email: String) async throws -> [UserRecord]
     /// Replaces; throws ``StorageError/notFound`` or ``StorageError/conflict(_:)`` (e-mail taken).
     func updateUser(_ record: UserRecord) async throws
-    /// Deletes the user and their role assignments.
+    /// Deletes the user, their role assignments and their identities.
     func deleteUser(id: String) async throws -> Bool
+    /// Inserts a user made by a first login through a connection, with the identity that made it, in one
+    /// transaction; throws ``StorageError/conflict(_:)`` when the id or the identity exists (SPEC §15 "Users").
+    func insertUser(_ record: UserRecord, identity: UserIdentity) async throws
+    /// The user an identity of connection `connectionID` with upstream id `identityUserID` belongs to.
+    func user(connectionID: String, identityUserID: String) async throws -> UserRecord?
+    /// The stored identities of each of these users, oldest first (users without any are left out).
+    func identities(ofUsers userIDs: [String]) async throws -> [String: [UserIdentity]]
+    /// Replaces an identity's profile; throws ``StorageError/notFound``.
+    func updateIdentityProfile(_ identity: UserIdentity) async throws
     /// Users matching `query`, executed in SQL (never by loading every user).
     func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<UserRecord>
     /// Inserts a batch in one transaction with multi-row statements (SPEC §9 "Bulk users"), password hashes

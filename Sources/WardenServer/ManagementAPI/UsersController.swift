@@ -32,18 +32,18 @@ struct UsersController {
             guard let email = ManagementRequest.query(request)["email"], !email.isEmpty else {
                 throw ManagementError.invalidQuery("Query validation error: 'email' is required")
             }
-            let record = try await runtime.store.user(email: email)
-            return Response.json(.array(record.map { [Self.representation($0.user)] } ?? []))
+            let records = try await runtime.store.users(email: email)
+            return Response.json(.array(try await representations(records.map(\.user))))
         }
         group.get("users/:id") { _, context in
             try context.requireScope("read:users")
-            return Response.json(Self.representation(try await record(context).user))
+            return Response.json(try await representation(try await record(context).user))
         }
         group.patch("users/:id") { request, context in
             try await audit.change("Update a User", scope: "update:users", request, context) {
                 var record = try await record(context)
                 try await update(&record, with: try await ManagementRequest.object(request))
-                return Response.json(Self.representation(record.user))
+                return Response.json(try await representation(record.user))
             }
         }
         group.delete("users/:id") { request, context in
@@ -106,7 +106,7 @@ struct UsersController {
         }
         let result = try await runtime.store.searchUsers(query, sort: sort, page: page)
         return ManagementResponse.list(
-            result.items.map { Self.representation($0.user) }, total: result.total, page: page,
+            try await representations(result.items.map(\.user)), total: result.total, page: page,
             includeTotals: totals, name: "users")
     }
 
@@ -128,7 +128,10 @@ struct UsersController {
             guard !given.isEmpty, given.count <= 255, !given.contains(where: \.isWhitespace) else {
                 throw body.invalid("user_id", "Expected 1 to 255 characters without spaces")
             }
-            return given.contains("|") ? given : "auth0|" + given
+            guard given.hasPrefix("auth0|") || !given.contains("|") else {
+                throw body.invalid("user_id", "A database user's id is auth0| and an id without |")
+            }
+            return given.hasPrefix("auth0|") ? given : "auth0|" + given
         }
         _ = try body.requiredString("email")
         let now = runtime.clock.now()
@@ -161,7 +164,12 @@ struct UsersController {
         }
         if body.has("email") { record.user.email = try Self.email(body) }
         if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
-        if body.has("password") { record.passwordHash = try await password(body) }
+        if body.has("password") {
+            guard record.user.userID.hasPrefix("auth0|") else {
+                throw body.invalid("password", "A user of another connection has no password (SPEC §15)")
+            }
+            record.passwordHash = try await password(body)
+        }
         if body.has("name") { record.user.name = try body.string("name") }
         if body.has("nickname") { record.user.nickname = try body.string("nickname") }
         if body.has("picture") { record.user.picture = try body.url("picture") }
@@ -208,8 +216,17 @@ struct UsersController {
         return ids
     }
 
-    /// The user as the vendor's Management API shows it (never the password hash).
-    static func representation(_ user: User) -> JSONValue {
+    /// The user as the vendor's Management API shows it (never the password hash), with `identities` (SPEC §15
+    /// "Users"): a database user's own identity first, then the stored ones.
+    static func representation(_ user: User, identities: [UserIdentity] = []) -> JSONValue {
+        var entries: [JSONValue] = []
+        if user.userID.hasPrefix("auth0|") {
+            entries.append([
+                "connection": .string(Connection.databaseName), "provider": "auth0", "isSocial": false,
+                "user_id": .string(String(user.userID.dropFirst("auth0|".count))),
+            ])
+        }
+        entries += identities.map { .object($0.wireObject) }
         var members: [String: JSONValue] = [
             "user_id": .string(user.userID),
             "email_verified": .bool(user.emailVerified),
@@ -219,12 +236,7 @@ struct UsersController {
             "created_at": ManagementResponse.timestamp(user.createdAt),
             "updated_at": ManagementResponse.timestamp(user.updatedAt),
             "logins_count": .number(Double(user.loginsCount)),
-            "identities": [
-                [
-                    "connection": .string(Connection.databaseName), "provider": "auth0", "isSocial": false,
-                    "user_id": .string(String(user.userID.split(separator: "|", maxSplits: 1).last ?? "")),
-                ]
-            ],
+            "identities": .array(entries),
         ]
         let optional = [
             ("email", user.email), ("name", user.name), ("nickname", user.nickname), ("picture", user.picture),
@@ -232,5 +244,16 @@ struct UsersController {
         for case (let key, let value?) in optional { members[key] = .string(value) }
         if let lastLogin = user.lastLogin { members["last_login"] = ManagementResponse.timestamp(lastLogin) }
         return .object(members)
+    }
+
+    /// The users as ``representation(_:identities:)`` shows them, their identities read in one query.
+    func representations(_ users: [User]) async throws -> [JSONValue] {
+        let identities = try await runtime.store.identities(ofUsers: users.map(\.userID))
+        return users.map { Self.representation($0, identities: identities[$0.userID] ?? []) }
+    }
+
+    /// One user as ``representations(_:)`` shows it.
+    func representation(_ user: User) async throws -> JSONValue {
+        try await representations([user])[0]
     }
 }

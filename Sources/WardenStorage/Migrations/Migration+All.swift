@@ -442,5 +442,7 @@ extension Migration {
         Migration(version: 13, name: "leaner user search on SQLite") { Migration.leanerUserSearch($0) },
         // MARK: version 14, connections (SPEC §15)
         Migration(version: 14, name: "connections") { Migration.connections($0) },
+        // MARK: version 15, users of other connections (SPEC §15)
+        Migration(version: 15, name: "federated users and identities") { Migration.federatedUsers($0) },
     ]
 }
