@@ -1,31 +1,42 @@
 public import WardenWire
 
-/// Where a connection's identities live (SPEC §15 "Strategies"): an open value set, encoded as the plain string.
+/// The strategy of a connection (SPEC §15 "Strategies"): which protocol and preset an upstream identity provider
+/// speaks, and the `provider` of the identities it makes. An open set of `RawRepresentable` values, encoded as the
+/// plain string, so a connection of a strategy this version does not know still decodes.
 public struct ConnectionStrategy: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Warden's own password database (`Username-Password-Authentication`, SPEC §15.1).
+    /// Warden's own database (`Username-Password-Authentication`).
     public static let auth0: ConnectionStrategy = "auth0"
-    /// An OpenID Connect provider (an enterprise connection).
+    /// Any OpenID Connect provider (enterprise).
     public static let oidc: ConnectionStrategy = "oidc"
-    /// Any OAuth 2.0 provider, its profile read declaratively.
+    /// Any OAuth 2.0 provider, with Warden's declarative profile (social).
     public static let oauth2: ConnectionStrategy = "oauth2"
-    /// GitHub or GitHub Enterprise Server.
+    /// GitHub and GitHub Enterprise Server (social).
     public static let github: ConnectionStrategy = "github"
-    /// Google, an OIDC provider underneath.
+    /// Google, an OIDC connection to `https://accounts.google.com` underneath (social).
     public static let googleOAuth2: ConnectionStrategy = "google-oauth2"
-    /// A SAML 2.0 identity provider (SPEC §16).
+    /// SAML 2.0 (enterprise, SPEC §16).
     public static let samlp: ConnectionStrategy = "samlp"
 
-    /// The strategies a connection may be created with.
-    public static let known: [ConnectionStrategy] = [.auth0, .oidc, .oauth2, .github, .googleOAuth2, .samlp]
-
-    /// Social connections sign in people with their own accounts; enterprise ones with an organization's.
-    public var isSocial: Bool { [.oauth2, .github, .googleOAuth2].contains(self) }
-
-    /// `strategy_type` of the log events (SPEC §15 "Logs"): `database`, `social` or `enterprise`.
-    public var strategyType: String {
-        self == .auth0 ? "database" : isSocial ? "social" : "enterprise"
+    /// The `strategy_type` of a login's log event (SPEC §15 "Logs and logout").
+    public enum StrategyType: String, Sendable, Hashable, Codable {
+        case database
+        case social
+        case enterprise
     }
+
+    /// `database` for ``auth0``, `social` for ``github``, ``googleOAuth2`` and ``oauth2``, `enterprise` for every
+    /// other strategy (``oidc``, ``samlp``).
+    public var strategyType: StrategyType {
+        switch self {
+        case .auth0: .database
+        case .github, .googleOAuth2, .oauth2: .social
+        default: .enterprise
+        }
+    }
+
+    /// Whether identities of this strategy are social (`isSocial` of `identities[]`, SPEC §15 "Users").
+    public var isSocial: Bool { strategyType == .social }
 }
