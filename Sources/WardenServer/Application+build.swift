@@ -29,6 +29,9 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let flow = runtime.authorizationFlow
     let postLogin = runtime.postLoginCheck
     let secondFactor = runtime.secondFactor(flow: flow)
+    let federation = FederatedLogin(
+        connections: runtime.store, users: runtime.store, artefacts: runtime.store, http: runtime.upstream,
+        clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies)
     AuthorizeController(
         validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
         passwords: PasswordAuthenticator(
@@ -39,7 +42,13 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
             flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
             sessions: runtime.store, postLogin: postLogin, secondFactor: secondFactor, eventLog: runtime.eventLog,
             clock: runtime.clock),
-        tenant: runtime.cache, database: runtime.store, trustedProxies: runtime.trustedProxies
+        federation: federation, tenant: runtime.cache, database: runtime.store,
+        trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    UpstreamCallbackController(
+        federation: federation, flow: flow, postLogin: postLogin, secondFactor: secondFactor, tenant: runtime.cache,
+        eventLog: runtime.eventLog, clock: runtime.clock, database: runtime.store,
+        trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     SecondFactorPages(
         secondFactor: secondFactor,

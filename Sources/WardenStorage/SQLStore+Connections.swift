@@ -70,6 +70,7 @@ extension SQLStore {
                 return tombstone == nil ? .notFound : .alreadyDeleted
             }
             try await db.delete(from: "connection_clients").where("connection_id", .equal, id).run()
+            try await Self.deleteUsers(ofConnection: id, on: db)
             try await db.insert(into: "deleted_connections").columns("id", "deleted_at")
                 .values(id, date.millisecondsSince1970).run()
             return .deleted
@@ -106,6 +107,26 @@ extension SQLStore {
             .where(SQLColumn("client_id", table: "connection_clients"), .equal, SQLBind(clientID))
             .orderBy(SQLColumn("name", table: "connections"))
             .all().map { try $0.json("data") }
+    }
+
+    /// Deletes the identities of connection `id`, and the users they made: every user who has no identity left and
+    /// is not a database user (whose own identity is implied). Their role assignments and search projection go too.
+    private static func deleteUsers(ofConnection id: String, on db: any SQLDatabase) async throws {
+        let owners = try await db.select().column("user_id").from("user_identities")
+            .where("connection_id", .equal, id).all(decodingColumn: "user_id", as: String.self)
+        try await db.delete(from: "user_identities").where("connection_id", .equal, id).run()
+        for batch in stride(from: 0, to: owners.count, by: rowsPerInsert).map({
+            Array(owners[$0..<min($0 + rowsPerInsert, owners.count)])
+        }) {
+            let stillLinked = Set(
+                try await db.select().column("user_id").from("user_identities").where("user_id", .in, batch)
+                    .all(decodingColumn: "user_id", as: String.self))
+            let gone = batch.filter { !stillLinked.contains($0) && !$0.hasPrefix("auth0|") }
+            guard !gone.isEmpty else { continue }
+            for table in ["user_roles", "user_fields", "users"] {
+                try await db.delete(from: table).where("user_id", .in, gone).run()
+            }
+        }
     }
 
     /// Enables connection `id` for `clientIDs`, leaving those already enabled as they are.

@@ -5,8 +5,8 @@ import WardenWire
 import struct Foundation.Date
 
 /// `user_identities(connection_id, identity_user_id, user_id, provider, number, is_social, profile_data, tokens,
-/// created_at, updated_at)`: the identities upstreams vouch for (SPEC §15 "Users"); the connection's name comes
-/// from `connections`.
+/// created_at, updated_at)`: the identities upstreams vouch for (SPEC §15 "Users"), the upstream id as text and
+/// `number` telling whether it is a JSON number; the connection's name comes from `connections`.
 extension SQLStore {
     /// `substr(user_id, 1, 6) = 'auth0|'`: the database connection's users, the predicate of the partial unique
     /// index on their e-mail addresses (migration 15).
@@ -27,9 +27,9 @@ extension SQLStore {
                         "profile_data", "created_at", "updated_at"
                     )
                     .values(
-                        identity.connectionID, identity.userID, record.user.userID, identity.provider.rawValue,
-                        identity.isNumber, identity.isSocial, JSONValue.object(identity.profileData).serialized, now,
-                        now
+                        identity.connectionID, identity.identity.userID.description, record.user.userID,
+                        identity.identity.provider.rawValue, Self.isNumber(identity.identity.userID),
+                        identity.identity.isSocial, JSONValue.object(identity.profileData).serialized, now, now
                     )
                     .run()
                 try await self.writeSearchProjection(for: [record.user.userID], on: db)
@@ -60,13 +60,15 @@ extension SQLStore {
             .all()
         var identities: [String: [UserIdentity]] = [:]
         for row in rows {
-            var identity = UserIdentity(
-                connectionID: try row.value("connection_id"), connection: try row.value("name"),
-                provider: ConnectionStrategy(rawValue: try row.value("provider")),
-                userID: try row.value("identity_user_id"), isNumber: try row.value("number"),
-                profileData: try row.jsonObject("profile_data"))
-            identity.isSocial = try row.value("is_social")
-            identities[try row.value("user_id", as: String.self), default: []].append(identity)
+            let text: String = try row.value("identity_user_id")
+            let number: Bool = try row.value("number")
+            let identity = FederatedIdentity(
+                connection: try row.value("name"), provider: ConnectionStrategy(rawValue: try row.value("provider")),
+                userID: number ? Int64(text).map(UpstreamUserID.number) ?? .string(text) : .string(text))
+            identities[try row.value("user_id", as: String.self), default: []].append(
+                UserIdentity(
+                    connectionID: try row.value("connection_id"), identity: identity,
+                    profileData: try row.jsonObject("profile_data")))
         }
         return identities
     }
@@ -76,9 +78,15 @@ extension SQLStore {
             .set("profile_data", to: JSONValue.object(identity.profileData).serialized)
             .set("updated_at", to: Date().millisecondsSince1970)
             .where("connection_id", .equal, identity.connectionID)
-            .where("identity_user_id", .equal, identity.userID)
+            .where("identity_user_id", .equal, identity.identity.userID.description)
             .returning("user_id").first()
         guard updated != nil else { throw StorageError.notFound }
+    }
+
+    /// Whether the wire shows `id` as a JSON number (GitHub's ids).
+    private static func isNumber(_ id: UpstreamUserID) -> Bool {
+        if case .number = id { return true }
+        return false
     }
 
     public func users(email: String) async throws -> [UserRecord] {

@@ -57,7 +57,7 @@ public struct FederatedIdentity: Sendable, Hashable {
     public init(databaseUserID userID: String) {
         let prefix = ConnectionStrategy.auth0.rawValue + "|"
         let id = userID.hasPrefix(prefix) ? String(userID.dropFirst(prefix.count)) : userID
-        self.init(connection: User.connection, provider: .auth0, userID: .string(id))
+        self.init(connection: Connection.databaseName, provider: .auth0, userID: .string(id))
     }
 
     /// Whether the identity is social (`isSocial`).

@@ -39,11 +39,19 @@ public struct LoginEvent: Sendable {
     public var sessionTransferToken: SessionTransferInfo?
     public var user: User
     public var client: Client
+    /// The connection the person signed in through (SPEC §15: `event.connection.name|strategy`).
+    public var connectionName: String
+    public var connectionStrategy: ConnectionStrategy
 
-    public init(request: RequestInfo, sessionTransferToken: SessionTransferInfo? = nil, user: User, client: Client) {
+    public init(
+        request: RequestInfo, sessionTransferToken: SessionTransferInfo? = nil, user: User, client: Client,
+        connectionName: String = Connection.databaseName, connectionStrategy: ConnectionStrategy = .auth0
+    ) {
         self.request = request
         self.sessionTransferToken = sessionTransferToken
         self.user = user
         self.client = client
+        self.connectionName = connectionName
+        self.connectionStrategy = connectionStrategy
     }
 }

@@ -77,6 +77,9 @@ extension LoginEvent {
                 "client_id": .string(client.clientID), "name": .string(client.name),
                 "app_type": client.appType.map { .string($0.rawValue) },
             ]),
+            "connection": .object([
+                "name": .string(connectionName), "strategy": .string(connectionStrategy.rawValue),
+            ]),
         ])
     }
 }

@@ -41,7 +41,8 @@ public struct RulePath: Sendable, Hashable {
     /// The path, or `nil` when SPEC §8 does not list it: `request.ip|asn|user_agent|geoip.countryCode`,
     /// `session_transfer_token` and its `client_id|scope|request.ip|request.asn|request.user_agent|
     /// request.geoip.countryCode`, `user.user_id|email|email_verified`, `user.app_metadata` and
-    /// `user.user_metadata` and anything under them, `client.client_id|name|app_type`.
+    /// `user.user_metadata` and anything under them, `client.client_id|name|app_type`, `connection.name|strategy`
+    /// (SPEC §15).
     public init?(segments: [String]) {
         guard Self.leaves.contains(segments) || Self.isMetadata(segments) else { return nil }
         self.segments = segments
@@ -60,6 +61,7 @@ public struct RulePath: Sendable, Hashable {
             leaves.insert(["user", field])
         }
         for field in ["client_id", "name", "app_type"] { leaves.insert(["client", field]) }
+        for field in ["name", "strategy"] { leaves.insert(["connection", field]) }
         return leaves
     }()
 

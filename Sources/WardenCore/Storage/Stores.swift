@@ -66,7 +66,8 @@ public protocol ConnectionStore: Sendable {
         -> [Connection]
     /// Replaces the connection; throws ``StorageError/notFound``. Its name and strategy never change.
     func updateConnection(_ connection: Connection) async throws
-    /// Deletes the connection and its client list, remembering its id as deleted at `date`: a second delete of
+    /// Deletes the connection, its client list, its identities and the users they made (SPEC §15), remembering its id
+    /// as deleted at `date`: a second delete of
     /// the same id reports ``ConnectionDeletion/alreadyDeleted`` (SPEC §15: 202, then 204).
     func deleteConnection(id: String, at date: Date) async throws -> ConnectionDeletion
     /// Up to `limit` ids of the clients the connection is enabled for, ordered, after `clientID`.

@@ -11,12 +11,15 @@ public struct UserQueryField: Sendable, Hashable, CustomStringConvertible {
         case blocked
         case userMetadata = "user_metadata"
         case appMetadata = "app_metadata"
+        /// `identities.connection`: the name of a connection the user has an identity of (SPEC §15).
+        case identities
     }
 
     /// The column read.
     public let column: Column
     /// For the metadata columns, the keys leading to the value, outermost first, each non-empty and made of
-    /// `[A-Za-z0-9_-]` only (so they are safe in a JSON path); empty for the other columns.
+    /// `[A-Za-z0-9_-]` only (so they are safe in a JSON path); `["connection"]` for `identities`; empty for the
+    /// other columns.
     public let path: [String]
 
     private init(_ column: Column, path: [String] = []) {
@@ -36,9 +39,16 @@ public struct UserQueryField: Sendable, Hashable, CustomStringConvertible {
     public static let nickname = UserQueryField(.nickname)
     /// `blocked`, a boolean.
     public static let blocked = UserQueryField(.blocked)
+    /// `identities.connection`, compared case-sensitively (SPEC §15 "Users").
+    public static let identityConnection = UserQueryField(.identities, path: ["connection"])
 
     /// The fields a value without a field name is matched against (any of them may match).
     public static let bareTermFields: [UserQueryField] = [.email, .name, .nickname, .userID]
+
+    /// Whether the field is a path into a metadata object (searched in the projection of SPEC §9).
+    public var isMetadata: Bool {
+        column == .userMetadata || column == .appMetadata
+    }
 
     /// Whether the field holds `true`/`false` and accepts only those two values.
     public var isBoolean: Bool {
@@ -63,6 +73,12 @@ public struct UserQueryField: Sendable, Hashable, CustomStringConvertible {
             throw UserQueryError(.unknownField, "Unknown field '\(name)'", at: position)
         }
         switch column {
+        case .identities:
+            guard segments == ["connection"] else {
+                throw UserQueryError(
+                    .unknownField, "Unknown field '\(name)'", at: position,
+                    hint: "did you mean 'identities.connection'?")
+            }
         case .userMetadata, .appMetadata:
             guard !segments.isEmpty else {
                 throw UserQueryError(

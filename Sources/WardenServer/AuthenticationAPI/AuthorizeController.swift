@@ -16,6 +16,8 @@ struct AuthorizeController: Sendable {
     /// Asks for a second factor when SPEC §12 says so, then ends the login.
     let secondFactor: SecondFactor
     let sessionTransfer: SessionTransferConsumer
+    /// Logins through other connections (SPEC §15): `connection=` sends the person to its upstream.
+    let federation: FederatedLogin
     /// The clients of pending logins.
     let tenant: TenantCache
     /// Asked only whether a failure means the database is down (503, SPEC §11).
@@ -28,7 +30,7 @@ struct AuthorizeController: Sendable {
     init(
         validator: AuthorizationRequestValidator, flow: AuthorizationFlow, passwords: PasswordAuthenticator,
         postLogin: PostLoginCheck, secondFactor: SecondFactor, sessionTransfer: SessionTransferConsumer,
-        tenant: TenantCache, database: any WardenStore, trustedProxies: [CIDR]
+        federation: FederatedLogin, tenant: TenantCache, database: any WardenStore, trustedProxies: [CIDR]
     ) {
         self.validator = validator
         self.flow = flow
@@ -36,6 +38,7 @@ struct AuthorizeController: Sendable {
         self.postLogin = postLogin
         self.secondFactor = secondFactor
         self.sessionTransfer = sessionTransfer
+        self.federation = federation
         self.tenant = tenant
         self.database = database
         self.trustedProxies = trustedProxies
@@ -66,12 +69,17 @@ struct AuthorizeController: Sendable {
     }
 
     /// `GET|POST /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session
-    /// (after a second factor when SPEC §12 asks for one the session did not do), or sends the person to log in.
+    /// (after a second factor when SPEC §12 asks for one the session did not do), or sends the person to log in:
+    /// to the login form, or with `connection=` to that connection's upstream (SPEC §15).
     /// The parameters come from the query (`GET`) or the form body (`POST`).
     func authorize(
         _ query: QueryParameters, _ request: Request, context: WardenRequestContext
     ) async throws -> Response {
         let (authorization, client) = try await validator.validate(query)
+        var upstream: Connection?
+        if let name = authorization.connection {
+            upstream = try await federation.upstreamConnection(named: name, for: client)
+        }
         if let transferred = try await sessionTransfer.respond(
             to: authorization, client: client, query: query, request: request, context: context)
         {
@@ -95,7 +103,9 @@ struct AuthorizeController: Sendable {
             return authorization.responseTarget.response(
                 OAuthError(.loginRequired, "The user is not logged in or must log in again"))
         }
-        return try await flow.startLogin(authorization)
+        guard let upstream else { return try await flow.startLogin(authorization) }
+        let id = try await flow.transactions.start(LoginTransaction(request: authorization), stage: .login)
+        return try await federation.start(authorization, transactionID: id, connection: upstream, request: request)
     }
 
     /// The parameters of `POST /authorize`: an `application/x-www-form-urlencoded` body (OIDC Core §3.1.2.1) of

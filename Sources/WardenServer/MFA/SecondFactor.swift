@@ -51,6 +51,31 @@ struct SecondFactor: Sendable {
         var ruleRequiresMFA: Bool
         /// The login is logged `s` when it ends (not one answered by an existing SSO session).
         var recordsLogin: Bool
+        /// The connection the first factor came through; `nil` for the database's password (SPEC §15).
+        var connection: LoginConnection? = nil
+    }
+
+    /// The connection of a login, as its log events name it (SPEC §15 "Logs").
+    struct LoginConnection: Sendable {
+        var connection: Connection
+        /// The upstream's own id of the person, when known.
+        var identityUserID: String?
+
+        init(_ connection: Connection, identityUserID: String?) {
+            self.connection = connection
+            self.identityUserID = identityUserID
+        }
+
+        /// `connection`, `connection_id`, `strategy`, `strategy_type` and `identity_user_id`.
+        var details: [String: JSONValue] {
+            var details: [String: JSONValue] = [
+                "connection": .string(connection.name), "connection_id": .string(connection.id),
+                "strategy": .string(connection.strategy.rawValue),
+                "strategy_type": .string(connection.strategy.strategyType.rawValue),
+            ]
+            if let identityUserID { details["identity_user_id"] = .string(identityUserID) }
+            return details
+        }
     }
 
     /// What happens after the first factor of `login`: the application's answer (no MFA asked), an error
@@ -166,7 +191,7 @@ struct SecondFactor: Sendable {
         record.user.lastLogin = now
         record.user.loginsCount += 1
         try await store.updateUser(record)
-        let details: [String: JSONValue] = ["connection": .string(Connection.databaseName)]
+        let details = (login.connection ?? LoginConnection(.database, identityUserID: nil)).details
         eventLog.record(
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: login.client.clientID,

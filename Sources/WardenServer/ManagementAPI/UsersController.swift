@@ -220,13 +220,8 @@ struct UsersController {
     /// "Users"): a database user's own identity first, then the stored ones.
     static func representation(_ user: User, identities: [UserIdentity] = []) -> JSONValue {
         var entries: [JSONValue] = []
-        if user.userID.hasPrefix("auth0|") {
-            entries.append([
-                "connection": .string(Connection.databaseName), "provider": "auth0", "isSocial": false,
-                "user_id": .string(String(user.userID.dropFirst("auth0|".count))),
-            ])
-        }
-        entries += identities.map { .object($0.wireObject) }
+        if user.userID.hasPrefix("auth0|") { entries.append(FederatedIdentity(databaseUserID: user.userID).jsonValue) }
+        entries += identities.map(\.jsonValue)
         var members: [String: JSONValue] = [
             "user_id": .string(user.userID),
             "email_verified": .bool(user.emailVerified),

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WardenCore
 
 /// The error pages of the front channel. Each says what happened and what the person can do; none of them
 /// redirects (RFC 6749 §4.1.2.1: never to an unverified `redirect_uri`).
@@ -56,4 +57,25 @@ extension ErrorPage {
     static let temporarilyUnavailable = ErrorPage(
         title: "Service unavailable", message: "The sign-in service is temporarily unavailable.",
         advice: "Try again in a few moments.", status: .serviceUnavailable)
+}
+
+extension ErrorPage {
+    /// `/authorize?connection=` naming a connection that does not exist or is not enabled for the application
+    /// (SPEC §15).
+    static func unknownConnection(_ name: String) -> ErrorPage {
+        ErrorPage(
+            title: "Sign-in method not available",
+            message: "The application asked to sign you in with “\(DisplayText.clean(String(name.prefix(128))))”, "
+                + "which is not available to it.",
+            advice: "Go back to the application and choose another way to sign in, or contact its developer.",
+            status: .badRequest)
+    }
+
+    /// A callback from an identity provider whose `state` is unknown, used, expired or another browser's: there
+    /// is no login to return to (SPEC §15).
+    static let unknownUpstreamState = ErrorPage(
+        title: "Sign-in expired",
+        message: "The answer of the identity provider does not belong to a sign-in started in this browser, "
+            + "or it was already used or is more than 10 minutes old.",
+        advice: "Go back to the application and sign in again.", status: .badRequest)
 }

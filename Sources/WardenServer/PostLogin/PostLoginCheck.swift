@@ -58,9 +58,11 @@ struct PostLoginCheck: Sendable {
     /// page saying why for a login that answers no authorization request (a CIBA approval link, SPEC §6.4).
     func check(
         _ user: User, client: Client, answering authorization: AuthorizationRequest?, request: Request,
-        context: WardenRequestContext
+        context: WardenRequestContext, connection: Connection = .database
     ) async throws -> Outcome {
-        let event = LoginEvent(request: requestInfo(request, context: context), user: user, client: client)
+        let event = LoginEvent(
+            request: requestInfo(request, context: context), user: user, client: client,
+            connectionName: connection.name, connectionStrategy: connection.strategy)
         let reason: String
         switch try await decide(event) {
         case .allow: return .allowed(requiresMFA: false)

@@ -42,21 +42,24 @@ struct SessionManager: Sendable {
         return session
     }
 
-    /// Records a password login of `userID`. A session of the same user gets a new `authTime` (SPEC §5:
+    /// Records a login of `userID` by `method` with the methods `amr` (a password's, by default; a connection's
+    /// login claims none of the upstream's, SPEC §15). A session of the same user gets a new `authTime` (SPEC §5:
     /// a new login updates `auth_time`) and keeps the methods it did (SPEC §12: `mfa` once done in the session);
     /// otherwise a new session replaces `existing`, and the cookie to set is returned with it.
-    func signIn(userID: String, existing: Session?) async throws -> (session: Session, cookie: Cookie?) {
+    func signIn(
+        userID: String, existing: Session?, method: String = passwordMethod, amr: [AuthenticationMethod] = [.password]
+    ) async throws -> (session: Session, cookie: Cookie?) {
         let now = storedNow()
         if var session = existing, session.userID == userID {
             session.authTime = now
-            if !session.amr.contains(.password) { session.amr.insert(.password, at: 0) }
+            for method in amr.reversed() where !session.amr.contains(method) { session.amr.insert(method, at: 0) }
             session.lastActiveAt = now
             session.idleExpiresAt = min(now.addingTimeInterval(Self.idleLifetime), session.expiresAt)
             try await store.updateSession(session)
             return (session, nil)
         }
         if let existing { _ = try await store.deleteSession(id: existing.id) }
-        let (session, cookie) = try await begin(userID: userID, method: Self.passwordMethod, amr: [.password])
+        let (session, cookie) = try await begin(userID: userID, method: method, amr: amr)
         return (session, cookie)
     }
 

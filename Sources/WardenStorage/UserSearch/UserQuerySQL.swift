@@ -60,7 +60,10 @@ struct UserQuerySQLRenderer {
     }
 
     private func match(_ field: UserQueryField, _ value: UserQueryValue) -> any SQLExpression {
-        if !field.path.isEmpty {
+        if field.column == .identities {
+            return identityConnection(value)
+        }
+        if field.isMetadata {
             return metadataField(field, matching: value)
         }
         let subject = SQLColumn(field.column.rawValue)
@@ -106,7 +109,7 @@ struct UserQuerySQLRenderer {
     /// value names (``SQLStore/searchUsers(_:sort:page:)``).
     func requiredMetadataTerms(of query: UserQuery) -> [[any SQLExpression]] {
         switch query {
-        case .term(let field?, let value) where !field.path.isEmpty:
+        case .term(let field?, let value) where field.isMetadata:
             [metadataConditions(field, matching: value)]
         case .and(let operands):
             operands.flatMap(requiredMetadataTerms(of:))
@@ -199,7 +202,27 @@ struct UserQuerySQLRenderer {
             return notNull
         case .userMetadata, .appMetadata:
             return metadataField(field, matching: nil)
+        case .identities:
+            return SQLLiteral.boolean(true)
         }
+    }
+
+    /// `identities.connection` (SPEC §15): the database connection's users by their id (their identity is not
+    /// stored), every other connection's through `user_identities`.
+    private func identityConnection(_ value: UserQueryValue) -> any SQLExpression {
+        let name = SQLColumn("name", table: "c")
+        let (condition, database): (any SQLExpression, Bool) =
+            switch value {
+            case .exact(let text): (SQLBinaryExpression(name, .equal, SQLBind(text)), text == Connection.databaseName)
+            case .prefix(let text):
+                (like(name, SQLBind(Self.likePattern(prefix: text))), Connection.databaseName.hasPrefix(text))
+            }
+        let stored: SQLQueryString = """
+            EXISTS (SELECT 1 FROM user_identities AS i JOIN connections AS c ON c.id = i.connection_id \
+            WHERE i.user_id = users.user_id AND \(condition))
+            """
+        guard database else { return stored }
+        return junction([SQLQueryString("substr(users.user_id, 1, 6) = 'auth0|'"), stored], .or)
     }
 
     /// `lower(column)` of a case-insensitive field; on SQLite, `email` as it is: stored addresses are lower-cased

@@ -26,6 +26,7 @@ struct OpenAPIRoutesTests {
         ("/demo", "the demo tenant's HTML callback page"),
         ("/admin", "the admin console's HTML pages and its sign-in redirects (SPEC §14)"),
         ("/oidc/logout", "a browser redirect or an HTML page (RP-Initiated Logout)"),
+        ("/login/callback", "where upstream identity providers answer: a redirect or an HTML page (SPEC §15)"),
         ("/metrics", "Prometheus text exposition, not JSON"),
         ("/appliance-mfa/api/device-accounts/{}/stream", "the device stream: a WebSocket upgrade (SPEC §7.5)"),
     ]

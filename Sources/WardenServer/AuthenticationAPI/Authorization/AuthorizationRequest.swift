@@ -28,6 +28,12 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var maxAge: Int?
     /// `acr_values`, split on spaces (OIDC Core §3.1.2.1); ``MFARequirement/multiFactorACR`` asks for MFA (SPEC §12).
     var acrValues: [String]? = nil
+    /// `connection`: the connection to sign in through (SPEC §15), straight to its upstream.
+    var connection: String? = nil
+    /// `connection_scope`, comma-separated on the wire: scopes added to the upstream request (SPEC §15).
+    var connectionScope: [String]? = nil
+    /// `login_hint`, passed on to OIDC upstreams (SPEC §15).
+    var loginHint: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -38,6 +44,9 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         case prompt
         case maxAge = "max_age"
         case acrValues = "acr_values"
+        case connection
+        case connectionScope = "connection_scope"
+        case loginHint = "login_hint"
     }
 
     /// Where the response goes.

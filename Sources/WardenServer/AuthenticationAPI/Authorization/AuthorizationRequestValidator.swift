@@ -1,3 +1,4 @@
+import Foundation
 import WardenCore
 import WardenWire
 
@@ -77,15 +78,16 @@ struct AuthorizationRequestValidator: Sendable {
         guard client.allows(.authorizationCode) else {
             throw OAuthError(.unauthorizedClient, "Grant type 'authorization_code' not allowed for the client.")
         }
-        if let connection = query["connection"], connection != Connection.databaseName {
-            throw OAuthError.invalidRequest("Unknown connection: \(connection)")
-        }
         return AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, responseMode: mode, state: query["state"],
             nonce: query["nonce"], scope: scopes(query), audience: try await audience(query),
             codeChallenge: try codeChallenge(query, client: client), prompt: try prompt(query),
             maxAge: try maxAge(query),
-            acrValues: query["acr_values"].map { $0.split(separator: " ").prefix(10).map { String($0.prefix(200)) } })
+            acrValues: query["acr_values"].map { $0.split(separator: " ").prefix(10).map { String($0.prefix(200)) } },
+            connection: query["connection"].flatMap { $0.isEmpty ? nil : String($0.prefix(128)) },
+            connectionScope: query["connection_scope"].map {
+                $0.split(separator: ",").prefix(20).map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) }
+            }, loginHint: query["login_hint"].map { String($0.prefix(256)) })
     }
 
     private func checkResponseType(_ query: QueryParameters) throws(OAuthError) {

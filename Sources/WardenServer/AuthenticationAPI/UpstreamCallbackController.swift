@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WardenCore
+import WardenWire
+
+/// `GET|POST {issuer}login/callback` (SPEC §15 "Sign-in"): where every upstream answers. A state that is not
+/// this browser's live one is the 400 error page; any other failure ends at the application's `redirect_uri`
+/// with `access_denied` (or `temporarily_unavailable`), logs `f`, and changes no user. A success signs the person
+/// in as the identity's user: post-login rules, then the second factor (SPEC §12), as a password login does.
+struct UpstreamCallbackController: Sendable {
+    let federation: FederatedLogin
+    let flow: AuthorizationFlow
+    let postLogin: PostLoginCheck
+    let secondFactor: SecondFactor
+    let tenant: TenantCache
+    let eventLog: EventLog
+    let clock: any WardenClock
+    let database: any WardenStore
+    let trustedProxies: [CIDR]
+
+    func addRoutes(to router: Router<WardenRequestContext>) {
+        router.get("login/callback") { request, context in
+            await HostedPages.respond(context, store: database) {
+                try await callback(Self.fields(QueryParameters(request.uri.query)), request, context: context)
+            }
+        }
+        router.post("login/callback") { request, context in
+            await HostedPages.respond(context, store: database) {
+                try await callback(try await HostedPages.readForm(request).values, request, context: context)
+            }
+        }
+    }
+
+    /// The single-valued parameters of a callback.
+    private static func fields(_ query: QueryParameters?) -> [String: String] {
+        var fields: [String: String] = [:]
+        for name in ["state", "code", "error", "error_description", "iss", "id_token"] {
+            if let value = query?[name] { fields[name] = value }
+        }
+        return fields
+    }
+
+    private func callback(_ fields: [String: String], _ request: Request, context: WardenRequestContext)
+        async throws -> Response
+    {
+        guard let id = fields["state"],
+            let state = try await federation.states.consume(id, browser: UpstreamBindingCookie.value(in: request))
+        else { throw ErrorPage.unknownUpstreamState }
+        guard let transaction = try await flow.transactions.peek(state.transactionID, stage: .login),
+            let authorization = transaction.request,
+            let client = try await tenant.client(id: transaction.clientID)?.client,
+            let connection = try await federation.connections.connection(id: state.connectionID)
+        else { throw ErrorPage.expiredTransaction }
+        let identity: UpstreamIdentity
+        do {
+            identity = try await federation.upstream(for: connection).identity(from: fields, state: state)
+        } catch let failure as UpstreamFailure {
+            _ = try await flow.transactions.consume(state.transactionID, stage: .login)
+            log(.loginFailure, failure.description, client: client, connection: connection, request, context)
+            return authorization.responseTarget.response(
+                OAuthError(.init(rawValue: failure.error), failure.description))
+        }
+        let user = try await federation.user(for: identity, of: connection)
+        guard !user.blocked else {
+            _ = try await flow.transactions.consume(state.transactionID, stage: .login)
+            log(.loginFailure, "The user is blocked", client: client, connection: connection, request, context)
+            return authorization.responseTarget.response(OAuthError(.accessDenied, "The user is blocked"))
+        }
+        guard try await flow.transactions.consume(state.transactionID, stage: .login) != nil else {
+            throw ErrorPage.expiredTransaction
+        }
+        let requiresMFA: Bool
+        switch try await postLogin.check(
+            user, client: client, answering: authorization, request: request, context: context,
+            connection: connection)
+        {
+        case .refused(let response): return response
+        case .allowed(let required): requiresMFA = required
+        }
+        let (session, cookie) = try await flow.sessions.signIn(
+            userID: user.userID, existing: try await flow.sessions.current(request), method: "connection", amr: [])
+        let login = SecondFactor.Login(
+            user: user, client: client, authorization: authorization, returnPath: nil, session: session,
+            firstFactor: .credentials, ruleRequiresMFA: requiresMFA, recordsLogin: true,
+            connection: SecondFactor.LoginConnection(connection, identityUserID: identity.userID.description))
+        return try await secondFactor.proceed(
+            login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)
+    }
+
+    /// Logs a refused federated login with the connection's fields (SPEC §15 "Logs").
+    private func log(
+        _ type: LogEventType, _ message: String, client: Client, connection: Connection, _ request: Request,
+        _ context: WardenRequestContext
+    ) {
+        eventLog.record(
+            LogEvent(
+                date: clock.now(), type: type, description: "Failed login through \(connection.name)",
+                clientID: client.clientID, clientName: client.name,
+                ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+                userAgent: request.headers[.userAgent],
+                details: SecondFactor.LoginConnection(connection, identityUserID: nil).details.merging(
+                    ["error": ["message": .string(message)]]) { $1 }))
+    }
+}

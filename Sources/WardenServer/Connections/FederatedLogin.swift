@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import Logging
+import WardenCore
+import WardenWire
+
+/// Signing in through a connection (SPEC §15 "Sign-in", "Users"), shared by every strategy: sending the person to
+/// the upstream with a state bound to the login and the browser, reading the callback through the connection's
+/// ``OIDCUpstream``, and finding or creating the user its identity belongs to. Never merges users by e-mail.
+struct FederatedLogin: Sendable {
+    let connections: any ConnectionStore
+    let users: any UserStore
+    let states: UpstreamLoginStates
+    let http: UpstreamHTTP
+    let keySets: UpstreamKeySets
+    let clock: any WardenClock
+    /// `{issuer}login/callback`, and its path (the binding cookie's).
+    let callbackURL: String
+    let callbackPath: String
+    let secureCookies: Bool
+
+    init(
+        connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
+        clock: any WardenClock, issuer: String, secureCookies: Bool
+    ) {
+        self.connections = connections
+        self.users = users
+        self.states = UpstreamLoginStates(store: artefacts, clock: clock)
+        self.http = http
+        self.keySets = UpstreamKeySets(http: http, clock: clock)
+        self.clock = clock
+        self.callbackURL = issuer + "login/callback"
+        self.callbackPath = (URLComponents(string: issuer)?.path ?? "/") + "login/callback"
+        self.secureCookies = secureCookies
+    }
+
+    /// The connection named by `/authorize?connection=` for `client`: an upstream connection enabled for it, or
+    /// `nil` for the database connection; the 400 error page when it is unknown or not enabled (SPEC §15).
+    func upstreamConnection(named name: String, for client: Client) async throws -> Connection? {
+        guard let connection = try await connections.connection(name: name),
+            try await connections.connections(enabledFor: client.clientID).contains(where: { $0.id == connection.id })
+        else { throw ErrorPage.unknownConnection(name) }
+        return connection.isDatabase ? nil : connection
+    }
+
+    /// The redirect to `connection`'s upstream for the login transaction `transactionID`, with the binding cookie.
+    func start(
+        _ authorization: AuthorizationRequest, transactionID: String, connection: Connection, request: Request
+    ) async throws -> Response {
+        let browser = UpstreamBindingCookie.value(in: request) ?? RandomToken.make()
+        let upstream = try upstream(for: connection)
+        let verifier = upstream.pkceMethod == nil ? nil : RandomToken.make()
+        let state = UpstreamLoginState(
+            transactionID: transactionID, connectionID: connection.id, browserHash: SecretHash.sha256Hex(browser),
+            nonce: RandomToken.make(), codeVerifier: verifier)
+        let id = try await states.start(state)
+        var response = Response(
+            status: .found,
+            headers: [
+                .location: upstream.authorizationURL(
+                    state: id, nonce: state.nonce, verifier: verifier, request: authorization),
+                .cacheControl: "no-store",
+            ])
+        response.setCookie(UpstreamBindingCookie.make(value: browser, path: callbackPath, secure: secureCookies))
+        return response
+    }
+
+    /// The upstream of `connection`.
+    func upstream(for connection: Connection) throws -> OIDCUpstream {
+        guard connection.strategy == .oidc else { throw ErrorPage.unknownConnection(connection.name) }
+        return OIDCUpstream(
+            connection: connection, http: http, keySets: keySets, clock: clock, callbackURL: callbackURL)
+    }
+
+    /// The user `identity` of `connection` belongs to, made on its first login (SPEC §15 "Users"), with the
+    /// root attributes and profile written as `set_user_root_attributes` says.
+    func user(for identity: UpstreamIdentity, of connection: Connection) async throws -> User {
+        let update =
+            (try? UserRootAttributesUpdate(option: connection.options["set_user_root_attributes"]))
+            ?? .onEachLogin
+        var stored = UserIdentity(
+            connectionID: connection.id,
+            identity: FederatedIdentity(
+                connection: connection.name, provider: connection.strategy, userID: identity.userID),
+            profileData: identity.profile.profileData)
+        if var record = try await users.user(
+            connectionID: connection.id, identityUserID: identity.userID.description)
+        {
+            let changes = update.changes(from: identity.profile, firstLogin: false)
+            if let attributes = changes.rootAttributes {
+                Self.apply(attributes, to: &record.user)
+                record.user.updatedAt = clock.now()
+                try await users.updateUser(record)
+            }
+            if let profile = changes.profileData {
+                stored.profileData = profile
+                try await users.updateIdentityProfile(stored)
+            }
+            return record.user
+        }
+        var user = User(userID: stored.identity.wardenUserID, email: nil, createdAt: clock.now())
+        Self.apply(identity.profile.rootAttributes, to: &user)
+        try await users.insertUser(UserRecord(user: user, passwordHash: nil), identity: stored)
+        return user
+    }
+
+    /// Writes the upstream's root attributes over `user`; `email_verified` is true only when the upstream said so.
+    private static func apply(_ attributes: FederatedRootAttributes, to user: inout User) {
+        user.email = attributes.email?.lowercased()
+        user.emailVerified = attributes.email != nil && attributes.emailVerified
+        user.name = attributes.name
+        user.nickname = attributes.nickname
+        user.picture = attributes.picture
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import WardenCore
+import WardenWire
+
+/// Why an upstream login ended without an identity (SPEC §15 "Sign-in"): answered to the application as
+/// `access_denied` (`temporarily_unavailable` when the upstream said so), the description naming what failed.
+struct UpstreamFailure: Error, Sendable {
+    var error: String
+    var description: String
+
+    static func denied(_ description: String) -> UpstreamFailure {
+        UpstreamFailure(error: "access_denied", description: description)
+    }
+}
+
+/// The person an upstream vouched for: its id there and the profile.
+struct UpstreamIdentity: Sendable {
+    var userID: UpstreamUserID
+    var profile: FederatedProfile
+}
+
+/// An OpenID Connect upstream (SPEC §15 `oidc`, and `google-oauth2` underneath): the authentication request,
+/// then on the callback the code exchange at the token endpoint, every check of the ID token (OIDC Core
+/// §3.1.3.7, through ``UpstreamIDTokenValidator``), RFC 9207's `iss`, the userinfo claims and the attribute map.
+struct OIDCUpstream: Sendable {
+    let connection: Connection
+    let http: UpstreamHTTP
+    let keySets: UpstreamKeySets
+    let clock: any WardenClock
+    /// `{issuer}login/callback`, the `redirect_uri` of every upstream request.
+    let callbackURL: String
+
+    private var options: [String: JSONValue] { connection.options }
+    private var metadata: [String: JSONValue] { options["oidc_metadata"]?.objectValue ?? [:] }
+    var issuer: String { options["issuer"]?.stringValue ?? "" }
+
+    /// The PKCE method to use (SPEC §15 `connection_settings.pkce`): `auto` is S256 when the upstream lists it.
+    var pkceMethod: String? {
+        switch options["connection_settings"]?["pkce"]?.stringValue ?? "auto" {
+        case "S256": "S256"
+        case "plain": "plain"
+        case "disabled": nil
+        default:
+            metadata["code_challenge_methods_supported"]?.arrayValue?.contains("S256") == true ? "S256" : nil
+        }
+    }
+
+    /// The upstream's authorization endpoint with the authentication request (OIDC Core §3.1.2.1): Warden's
+    /// `state`, `nonce`, PKCE, the connection's scope plus `connection_scope`, `login_hint`, `prompt=login` and
+    /// the `upstream_params`.
+    func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String {
+        var scopes = (options["scope"]?.stringValue ?? "openid profile email").split(separator: " ").map(String.init)
+        for scope in request.connectionScope ?? [] where !scope.isEmpty && !scopes.contains(scope) {
+            scopes.append(scope)
+        }
+        var fields: [(String, String)] = [
+            ("response_type", "code"), ("client_id", options["client_id"]?.stringValue ?? ""),
+            ("redirect_uri", callbackURL), ("scope", scopes.joined(separator: " ")), ("state", state),
+            ("nonce", nonce),
+        ]
+        if let verifier, let method = pkceMethod {
+            fields.append(("code_challenge", method == "S256" ? SecretHash.sha256Base64URL(verifier) : verifier))
+            fields.append(("code_challenge_method", method))
+        }
+        if let hint = request.loginHint { fields.append(("login_hint", hint)) }
+        if request.prompt.contains(.login) { fields.append(("prompt", "login")) }
+        for (name, param) in options["upstream_params"]?.objectValue ?? [:] {
+            if let value = param["value"]?.stringValue {
+                fields.append((name, value))
+            } else if param["alias"]?.stringValue == "login_hint", let hint = request.loginHint {
+                fields.append((name, hint))
+            }
+        }
+        let endpoint = options["authorization_endpoint"]?.stringValue ?? ""
+        let query = fields.map { "\(PercentEncoding.unreserved($0.0))=\(PercentEncoding.unreserved($0.1))" }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
+    /// The identity of a successful callback; every refusal is an ``UpstreamFailure``.
+    func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
+        -> UpstreamIdentity
+    {
+        let verdict = AuthorizationResponseIssuer(
+            parameter: callback["iss"], issuer: issuer,
+            parameterSupported: metadata["authorization_response_iss_parameter_supported"] == .bool(true))
+        guard verdict.isAccepted else {
+            throw .denied("The identity provider's answer failed the iss check (RFC 9207): \(verdict)")
+        }
+        if let error = callback["error"] {
+            let code = error == "temporarily_unavailable" ? error : "access_denied"
+            let detail = callback["error_description"].map { ": \(String($0.prefix(200)))" } ?? ""
+            throw UpstreamFailure(error: code, description: "The identity provider answered \(error)\(detail)")
+        }
+        guard let code = callback["code"], !code.isEmpty else {
+            throw .denied("The identity provider's answer has no code")
+        }
+        let tokens = try await exchange(code, verifier: state.codeVerifier)
+        guard let idToken = tokens["id_token"]?.stringValue else {
+            throw .denied("The identity provider's token response has no id_token")
+        }
+        let claims = try await verified(idToken, nonce: state.nonce)
+        guard let subject = claims["sub"]?.stringValue else { throw .denied("The ID token has no sub") }
+        let userinfo = try await userinfo(tokens["access_token"]?.stringValue, subject: subject)
+        let map: AttributeMap
+        do {
+            map = try AttributeMap(option: options["attribute_map"])
+        } catch {
+            throw .denied("The connection's attribute_map cannot be used: \(error)")
+        }
+        return UpstreamIdentity(
+            userID: .string(subject), profile: map.profile(idTokenClaims: claims, userinfo: userinfo))
+    }
+
+    /// The token response for `code` (OIDC Core §3.1.3.1), the client authenticated with its secret.
+    private func exchange(_ code: String, verifier: String?) async throws(UpstreamFailure) -> [String: JSONValue] {
+        var form = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL),
+            ("client_id", options["client_id"]?.stringValue ?? ""),
+        ]
+        if let secret = options["client_secret"]?.stringValue { form.append(("client_secret", secret)) }
+        if let verifier, pkceMethod != nil { form.append(("code_verifier", verifier)) }
+        let answer: UpstreamHTTP.Answer
+        do {
+            answer = try await http.postForm(options["token_endpoint"]?.stringValue ?? "", form)
+        } catch {
+            throw .denied("The identity provider's token endpoint failed: \(error)")
+        }
+        let body = try? answer.jsonObject("the token response")
+        guard answer.status == 200, let body else {
+            let reason = body?["error"]?.stringValue.map { " \(String($0.prefix(60)))" } ?? ""
+            throw .denied("The identity provider refused the code (HTTP \(answer.status)\(reason))")
+        }
+        return body
+    }
+
+    /// The ID token's claims once every check passed; an unknown `kid` fetches the JWKS again once.
+    private func verified(_ token: String, nonce: String) async throws(UpstreamFailure) -> [String: JSONValue] {
+        let names = options["id_token_signed_response_algs"]?.arrayValue?.compactMap(\.stringValue)
+        let validator = UpstreamIDTokenValidator(
+            issuer: issuer, clientID: options["client_id"]?.stringValue ?? "",
+            algorithms: names.map(UpstreamIDTokenValidator.algorithms(named:))
+                ?? UpstreamIDTokenValidator.defaultAlgorithms,
+            now: clock.now())
+        let url = options["jwks_uri"]?.stringValue ?? ""
+        do {
+            do {
+                return try validator.validate(token, jwks: try await keySets.keys(at: url), nonce: nonce)
+            } catch let error as UpstreamIDTokenError where error.code == UpstreamIDTokenError.Code.kid {
+                return try validator.validate(token, jwks: try await keySets.keys(at: url, refresh: true), nonce: nonce)
+            }
+        } catch let error as UpstreamIDTokenError {
+            throw .denied("The ID token failed the \(error.code) check: \(error.message)")
+        } catch {
+            throw .denied("The identity provider's keys could not be read: \(error)")
+        }
+    }
+
+    /// The userinfo claims (OIDC Core §5.3), when the upstream has the endpoint; their `sub` must be the ID
+    /// token's (§5.3.2).
+    private func userinfo(_ accessToken: String?, subject: String) async throws(UpstreamFailure)
+        -> [String: JSONValue]?
+    {
+        guard let accessToken, let url = options["userinfo_endpoint"]?.stringValue else { return nil }
+        let claims: [String: JSONValue]
+        do {
+            let answer = try await http.get(url, bearer: accessToken)
+            guard answer.status == 200 else {
+                throw UpstreamHTTP.Failure(description: "it answered HTTP \(answer.status)")
+            }
+            claims = try answer.jsonObject("the userinfo response")
+        } catch {
+            throw .denied("The identity provider's userinfo endpoint failed: \(error)")
+        }
+        guard claims["sub"]?.stringValue == subject else {
+            throw .denied("The userinfo sub is not the ID token's")
+        }
+        return claims
+    }
+}

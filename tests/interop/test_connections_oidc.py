@@ -1,0 +1,134 @@
+"""SPEC §15: signing in through an OIDC connection. The upstream is a second Warden (Warden federating with
+Warden); the broker is the suite's server, on SQLite or PostgreSQL. Every refused callback ends where SPEC §15
+says — the 400 page when there is no login to return to, else `access_denied` at the application — and creates
+no user."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from urllib.parse import parse_qsl
+
+from federationlib import Federation, callback_params, oidc_federation, upstream_warden
+from pkcelib import code_exchange, hosted_login, new_verifier
+from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt, wait_until
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    with upstream_warden() as node:
+        yield node
+
+
+@pytest.fixture
+def federation(warden, upstream):
+    with oidc_federation(warden, upstream) as made:
+        yield made
+
+
+def users_of(federation: Federation) -> list:
+    q = f'identities.connection:"{federation.name}"'
+    return json_of(expect_status(federation.broker.mgmt("GET", "users", params={"q": q}), 200))
+
+
+def sign_in(federation: Federation, session: requests.Session | None = None) -> dict:
+    """A whole federated login; the ID token Warden issues, verified with joserfc against Warden's JWKS."""
+    session = session or requests.Session()
+    verifier = new_verifier()
+    answer = federation.upstream_answer(session, verifier)
+    params = callback_params(federation.deliver(session, answer.params))
+    assert "code" in params, params
+    tokens = json_of(expect_status(code_exchange(federation.broker, federation.client_id, params["code"], verifier,
+                                                 federation.redirect_uri), 200))
+    _, claims = verify_jwt(tokens["id_token"], federation.broker.jwks(), ["RS256"])
+    assert claims["iss"] == federation.broker.issuer and claims["aud"] == federation.client_id
+    return claims
+
+
+def test_a_first_login_creates_the_user_and_a_second_finds_it(federation):
+    first = sign_in(federation)
+    upstream_id = federation.person.user_id
+    assert first["sub"] == f"oidc|{federation.name}|{upstream_id}"
+    assert "amr" not in first or "pwd" not in first["amr"], "no amr of the upstream's (SPEC §15)"
+    user = json_of(expect_status(federation.broker.mgmt("GET", f"users/{requests.utils.quote(first['sub'], safe='')}"),
+                                 200))
+    assert user["email"] == federation.person.email.lower()
+    assert user["name"] == "Uma Upstream"
+    identity, = user["identities"]
+    assert identity["connection"] == federation.name and identity["provider"] == "oidc"
+    assert identity["user_id"] == f"{federation.name}|{upstream_id}" and identity["isSocial"] is False
+    assert identity["profileData"]["email"] == federation.person.email.lower()
+    assert "iss" not in identity["profileData"] and "nonce" not in identity["profileData"]
+    second = sign_in(federation)
+    assert second["sub"] == first["sub"]
+    assert [u["user_id"] for u in users_of(federation)] == [first["sub"]]
+    events = wait_until(lambda: [e for e in json_of(federation.broker.mgmt(
+        "GET", "logs", params={"q": f'type:s AND user_id:"{first["sub"]}"'})) if e.get("details")], timeout=10,
+        what="the s events")
+    details = events[0]["details"]
+    assert details["connection"] == federation.name and details["strategy"] == "oidc"
+    assert details["strategy_type"] == "enterprise" and details["connection_id"] == federation.connection["id"]
+    assert details["identity_user_id"] == upstream_id
+
+
+def test_the_state_is_single_use_and_bound_to_the_browser(federation):
+    browser = requests.Session()
+    answer = federation.upstream_answer(browser, new_verifier())
+    stranger = requests.Session()
+    foreign = federation.deliver(stranger, answer.params)
+    assert foreign.status_code == 400 and "text/html" in foreign.headers["Content-Type"], describe(foreign)
+    # The foreign attempt consumed the state: the person's own browser cannot use it either.
+    assert federation.deliver(browser, answer.params).status_code == 400
+    answer = federation.upstream_answer(browser, new_verifier())
+    assert "code" in callback_params(federation.deliver(browser, answer.params))
+    replay = federation.deliver(browser, answer.params)
+    assert replay.status_code == 400, describe(replay)
+    unknown = federation.deliver(browser, {"state": uid(), "code": "x"})
+    assert unknown.status_code == 400
+    assert [u["user_id"] for u in users_of(federation)] == [f"oidc|{federation.name}|{federation.person.user_id}"]
+
+
+@pytest.mark.parametrize("tamper, error, names", [
+    ({"error": "access_denied", "error_description": "the person said no"}, "access_denied", "access_denied"),
+    ({"error": "temporarily_unavailable"}, "temporarily_unavailable", "temporarily_unavailable"),
+    ({"iss": "https://attacker.example/"}, "access_denied", "iss"),
+    ({"code": "not-a-code-the-upstream-issued"}, "access_denied", "refused the code"),
+])
+def test_a_refused_callback_ends_at_the_application_and_creates_no_user(federation, tamper, error, names):
+    browser = requests.Session()
+    location = federation.to_upstream(browser, new_verifier())
+    state = dict(parse_qsl(location.split("?", 1)[1]))["state"]
+    params = {"state": state, "code": "unused", **tamper}
+    if "error" in tamper:
+        params.pop("code")
+    answer = callback_params(federation.deliver(browser, params))
+    assert answer["error"] == error, answer
+    assert names in answer["error_description"], answer
+    assert users_of(federation) == []
+
+
+def test_unknown_and_disabled_connections_are_the_400_page(warden, federation):
+    session = requests.Session()
+    for name in (f"nothing-{uid()}", "Username-Password-Authentication"):
+        url = federation.authorize(new_verifier()).replace(federation.name, name)
+        r = session.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT)
+        if name.startswith("nothing"):
+            assert r.status_code == 400 and "not available" in r.text, describe(r)
+        else:
+            assert r.status_code == 302 and "/u/login" in r.headers["Location"], describe(r)
+    expect_status(warden.mgmt("PATCH", f"connections/{federation.connection['id']}/clients",
+                              json=[{"client_id": federation.client_id, "status": False}]), 204)
+    r = session.get(federation.authorize(new_verifier()), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 400 and "not available" in r.text, describe(r)
+
+
+def test_connection_scope_login_hint_and_pkce_reach_the_upstream(federation):
+    session = requests.Session()
+    location = federation.to_upstream(session, new_verifier(), connection_scope="phone,address",
+                                      login_hint="uma@example.com", prompt="login")
+    query = dict(parse_qsl(location.split("?", 1)[1]))
+    assert query["scope"].split() == ["openid", "profile", "email", "phone", "address"]
+    assert query["login_hint"] == "uma@example.com" and query["prompt"] == "login"
+    assert query["code_challenge_method"] == "S256" and len(query["code_challenge"]) == 43
+    assert query["redirect_uri"] == federation.broker.url("login/callback")
+    assert len(query["nonce"]) >= 32 and len(query["state"]) >= 32
