@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 import requests
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urljoin
 
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
-from pkcelib import code_exchange, hosted_login, new_verifier
+from pkcelib import authorize_url, code_exchange, hosted_login, new_verifier, parse_page
 from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt, wait_until
 
 
@@ -132,3 +132,49 @@ def test_connection_scope_login_hint_and_pkce_reach_the_upstream(federation):
     assert query["code_challenge_method"] == "S256" and len(query["code_challenge"]) == 43
     assert query["redirect_uri"] == federation.broker.url("login/callback")
     assert len(query["nonce"]) >= 32 and len(query["state"]) >= 32
+
+
+def login_page(federation: Federation, session: requests.Session):
+    r = session.get(authorize_url(federation.broker, federation.client_id, federation.redirect_uri,
+                                  verifier=new_verifier(), state=uid()), timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200 and "/u/login" in r.url, describe(r)
+    return r, parse_page(r.text)
+
+
+def test_a_button_on_the_login_page_signs_in_through_the_connection(federation):
+    expect_status(federation.broker.mgmt("PATCH", f"connections/{federation.connection['id']}",
+                                         json={"show_as_button": True, "display_name": "Acme Corp"}), 200)
+    session = requests.Session()
+    r, page = login_page(federation, session)
+    buttons = [f for f in page.forms if federation.name in f.button_values("connection")]
+    assert len(buttons) == 1 and "Acme Corp" in page.text, page.text
+    form = buttons[0]
+    data = {**form.hidden(), "connection": federation.name}
+    to_upstream = session.post(urljoin(r.url, form.action), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert to_upstream.status_code == 302, describe(to_upstream)
+    assert to_upstream.headers["Location"].startswith(federation.upstream.url("authorize"))
+    answer = hosted_login(federation.upstream, to_upstream.headers["Location"],
+                          redirect_uri=federation.broker.url("login/callback"), email=federation.person.email,
+                          password=federation.person.password, session=session)
+    assert "code" in callback_params(federation.deliver(session, answer.params))
+
+
+def test_identifier_first_sends_an_aliased_domain_to_its_connection(federation):
+    options = {k: v for k, v in federation.connection["options"].items()
+               if k not in ("schema_version", "oidc_metadata", "issuer", "authorization_endpoint", "token_endpoint",
+                            "userinfo_endpoint", "jwks_uri")}
+    expect_status(federation.broker.mgmt("PATCH", f"connections/{federation.connection['id']}",
+                                         json={"options": {**options, "domain_aliases": ["Acme-HRD.test"]}}), 200)
+    session = requests.Session()
+    r, page = login_page(federation, session)
+    form = next(f for f in page.forms if "username" in f.field_names())
+    assert not form.has_password(), "identifier-first: the first step asks the e-mail address only"
+    aliased = session.post(urljoin(r.url, form.action), data={**form.hidden(), "username": "pat@acme-hrd.TEST"},
+                           allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert aliased.status_code == 302, describe(aliased)
+    assert aliased.headers["Location"].startswith(federation.upstream.url("authorize"))
+    r, page = login_page(federation, session)
+    form = next(f for f in page.forms if "username" in f.field_names())
+    other = session.post(urljoin(r.url, form.action), data={**form.hidden(), "username": "pat@elsewhere.test"},
+                         timeout=HTTP_TIMEOUT)
+    assert other.status_code == 200 and parse_page(other.text).forms[0].has_password(), describe(other)

@@ -125,7 +125,9 @@ struct AuthorizeController: Sendable {
     /// `GET /u/login?state=…`: the login form of a pending transaction.
     func showLogin(_ request: Request) async throws -> Response {
         let (id, transaction, client) = try await pending(QueryParameters(request.uri.query)?["state"])
-        return flow.loginPage(id: id, transaction: transaction, client: client)
+        return flow.loginPage(
+            id: id, transaction: transaction, client: client,
+            options: try await federation.loginOptions(for: client, answering: transaction.request))
     }
 
     /// `POST /u/login`: checks the CSRF token and the credentials; on success consumes the transaction, runs the
@@ -137,18 +139,34 @@ struct AuthorizeController: Sendable {
         guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
             throw ErrorPage.unverifiedForm
         }
+        if let name = form["connection"], let authorization = transaction.request,
+            let upstream = try await federation.upstreamConnection(named: name, for: client)
+        {
+            return try await federation.start(authorization, transactionID: id, connection: upstream, request: request)
+        }
         let email = form["username"] ?? ""
+        var options = try await federation.loginOptions(for: client, answering: transaction.request)
+        if options.identifierFirst, form["password"] == nil, !email.isEmpty, let authorization = transaction.request {
+            if let upstream = try await federation.connection(forEmail: email, client: client) {
+                return try await federation.start(
+                    authorization, transactionID: id, connection: upstream, request: request)
+            }
+            options.identifierFirst = false  // the password step
+            return flow.loginPage(id: id, transaction: transaction, client: client, email: email, options: options)
+        }
+        options.identifierFirst = false
         guard !email.isEmpty, let password = form["password"] else {
             return flow.loginPage(
                 id: id, transaction: transaction, client: client, email: email,
-                message: "Enter your e-mail address and password.")
+                message: "Enter your e-mail address and password.", options: options)
         }
         let ip = ClientAddress.ip(of: request, context: context, trusted: trustedProxies)
         let attempt = PasswordAuthenticator.Attempt(
             email: email, password: password, client: client, ip: ip, userAgent: request.headers[.userAgent])
         switch try await passwords.authenticate(attempt) {
         case .refused(let message):
-            return flow.loginPage(id: id, transaction: transaction, client: client, email: email, message: message)
+            return flow.loginPage(
+                id: id, transaction: transaction, client: client, email: email, message: message, options: options)
         case .authenticated(let record):
             guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
                 throw ErrorPage.expiredTransaction

@@ -43,6 +43,36 @@ struct FederatedLogin: Sendable {
         return connection.isDatabase ? nil : connection
     }
 
+    /// The login page's other methods for `client` (SPEC §15): a button for every enabled social connection and
+    /// every enabled enterprise one with `show_as_button`; identifier-first when an enabled enterprise connection
+    /// has `domain_aliases` (only when the login answers an authorization request).
+    func loginOptions(for client: Client, answering request: AuthorizationRequest?) async throws
+        -> LoginPage.LoginOptions
+    {
+        guard request != nil else { return LoginPage.LoginOptions() }
+        let enabled = try await connections.connections(enabledFor: client.clientID).filter { !$0.isDatabase }
+        var options = LoginPage.LoginOptions()
+        for connection in enabled where connection.strategy.isSocial || connection.showAsButton {
+            options.buttons.append(.init(name: connection.name, label: connection.displayName))
+        }
+        options.identifierFirst = enabled.contains { !Self.domainAliases(of: $0).isEmpty }
+        return options
+    }
+
+    /// The enabled connection whose `domain_aliases` hold the domain of `email` (exact, case-insensitive).
+    func connection(forEmail email: String, client: Client) async throws -> Connection? {
+        guard let at = email.lastIndex(of: "@") else { return nil }
+        let domain = email[email.index(after: at)...].lowercased()
+        return try await connections.connections(enabledFor: client.clientID).first { connection in
+            !connection.isDatabase && Self.domainAliases(of: connection).contains(domain)
+        }
+    }
+
+    private static func domainAliases(of connection: Connection) -> [String] {
+        guard !connection.strategy.isSocial else { return [] }
+        return (connection.options["domain_aliases"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() }
+    }
+
     /// The redirect to `connection`'s upstream for the login transaction `transactionID`, with the binding cookie.
     func start(
         _ authorization: AuthorizationRequest, transactionID: String, connection: Connection, request: Request

@@ -26,6 +26,23 @@ struct LoginPage: Page {
     var email: String
     /// The one failure message; it never tells which of e-mail or password was wrong.
     var message: String?
+    /// The login's sign-in methods besides the password (SPEC §15): a button for each.
+    var options = LoginOptions()
+
+    /// SPEC §15: the buttons of the login page, and whether it asks for the e-mail address first (an enabled
+    /// enterprise connection has `domain_aliases`: an address in one of them goes to that connection).
+    struct LoginOptions: Sendable {
+        var buttons: [Button] = []
+        var identifierFirst = false
+        var hasButtons: Bool { !buttons.isEmpty }
+
+        struct Button: Sendable {
+            /// The connection's name, sent as `connection`.
+            var name: String
+            /// Its `display_name`.
+            var label: String
+        }
+    }
 }
 
 /// The consent page of a third-party client (SPEC §4 `is_first_party`): buttons named `action` with

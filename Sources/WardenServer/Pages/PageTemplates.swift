@@ -38,11 +38,17 @@ enum PageTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="username">E-mail address</label>
         <input id="username" name="username" type="email" autocomplete="username" required value="{{email}}">
-        <label for="password">Password</label>
+        {{^options.identifierFirst}}<label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit">Continue</button>
+        {{/options.identifierFirst}}<button type="submit">Continue</button>
         </form>
-        {{/page}}{{/content}}{{/layout}}
+        {{#options.hasButtons}}<p class="hint">Or continue with</p>{{/options.hasButtons}}
+        {{#options.buttons}}<form method="post" action="{{formAction}}">
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" name="connection" value="{{name}}" class="secondary">{{label}}</button>
+        </form>
+        {{/options.buttons}}{{/page}}{{/content}}{{/layout}}
         """
 
     static let consent = """

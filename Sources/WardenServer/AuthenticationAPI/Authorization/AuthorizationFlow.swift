@@ -57,13 +57,14 @@ struct AuthorizationFlow: Sendable {
             status: .found, headers: [.location: loginPath + "?state=" + id, .cacheControl: "no-store"])
     }
 
-    /// The login form of transaction `id`, with its CSRF cookie.
+    /// The login form of transaction `id`, with its CSRF cookie and the other sign-in methods of `options`.
     func loginPage(
-        id: String, transaction: LoginTransaction, client: Client, email: String = "", message: String? = nil
+        id: String, transaction: LoginTransaction, client: Client, email: String = "", message: String? = nil,
+        options: LoginPage.LoginOptions = LoginPage.LoginOptions()
     ) -> Response {
         let page = LoginPage(
             clientName: client.name, formAction: loginPath, state: id, csrf: transaction.csrf, email: email,
-            message: message)
+            message: message, options: options)
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 
