@@ -137,8 +137,9 @@ struct UserIdentityStoreTests {
             let connection = Connection(id: uniqueID("con"), name: uniqueID("gh"), strategy: .github)
             try await store.insertConnection(connection, enabledClients: [])
             let identity = UserIdentity(
-                connectionID: connection.id, connection: connection.name, provider: .github, userID: "1234567",
-                isNumber: true, profileData: ["login": "jo"])
+                connectionID: connection.id,
+                identity: FederatedIdentity(connection: connection.name, provider: .github, userID: .number(1_234_567)),
+                profileData: ["login": "jo"])
             let federated = Self.user("github|\(uniqueID("1"))", email: email)
             try await store.insertUser(federated, identity: identity)
             #expect(try await store.user(email: email) == databaseUser, "sign-in by e-mail finds the database user")

@@ -54,4 +54,9 @@ public struct OAuth2ProfileMapping: Sendable, Hashable {
 public struct UpstreamUserProfile: Sendable, Hashable {
     public var userID: UpstreamUserID
     public var profile: FederatedProfile
+
+    public init(userID: UpstreamUserID, profile: FederatedProfile) {
+        self.userID = userID
+        self.profile = profile
+    }
 }

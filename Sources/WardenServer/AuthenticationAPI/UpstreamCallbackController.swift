@@ -52,7 +52,7 @@ struct UpstreamCallbackController: Sendable {
             let client = try await tenant.client(id: transaction.clientID)?.client,
             let connection = try await federation.connections.connection(id: state.connectionID)
         else { throw ErrorPage.expiredTransaction }
-        let identity: UpstreamIdentity
+        let identity: UpstreamUserProfile
         do {
             identity = try await federation.upstream(for: connection).identity(from: fields, state: state)
         } catch let failure as UpstreamFailure {

@@ -44,22 +44,21 @@ struct ConnectionOptions {
     private func oidc(_ body: ManagementBody) async throws -> [String: JSONValue] {
         _ = try body.requiredString("client_id")
         _ = try body.string("client_secret")
-        let type = try body.string("type", oneOf: ["back_channel", "front_channel"]) ?? "back_channel"
-        let method =
-            try body.string("token_endpoint_auth_method", oneOf: ["client_secret_post", "private_key_jwt"])
-            ?? "client_secret_post"
-        if type == "back_channel", method == "client_secret_post", try body.string("client_secret") == nil {
-            throw body.invalid("client_secret", "Required for a back_channel connection using client_secret_post")
-        }
+        // SPEC §15 also names `front_channel` and `private_key_jwt`; this version signs in through the back channel
+        // with the client secret only, and says so rather than accept a connection that could not sign anyone in.
+        _ = try body.string("type", oneOf: ["back_channel"])
+        _ = try body.string("token_endpoint_auth_method", oneOf: ["client_secret_post"])
+        _ = try body.requiredString("client_secret")
         _ = try body.string("token_endpoint_jwtca_aud_format", oneOf: ["issuer", "token_endpoint"])
         try Self.scope(body, requiringOpenID: true)
         if let settings = try body.object("connection_settings", allowed: ["pkce"]) {
             _ = try settings.string("pkce", oneOf: ["auto", "S256", "plain", "disabled"])
         }
-        try Self.attributeMap(body)
+        try Self.checked { () throws(ConnectionOptionError) in
+            _ = try AttributeMap(option: body.members["attribute_map"])
+            _ = try UserRootAttributesUpdate(option: body.members["set_user_root_attributes"])
+        }
         _ = try body.strings("domain_aliases")
-        _ = try body.string(
-            "set_user_root_attributes", oneOf: ["on_each_login", "on_first_login", "never_on_login"])
         try Self.upstreamParams(body)
         _ = try body.strings("id_token_signed_response_algs", oneOf: Self.idTokenAlgorithms)
         _ = try body.url("icon_url", schemes: ["https"])
@@ -73,15 +72,33 @@ struct ConnectionOptions {
     /// The endpoint options discovery fills when absent.
     static let endpoints = ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri"]
 
-    /// `google-oauth2`: an OIDC connection to Google underneath, with the reference platform's scope flags.
+    /// `google-oauth2`: an OIDC connection to Google underneath (its endpoints from Google's published discovery
+    /// document, recorded here: Warden cannot ask Google from every test machine), with the reference platform's
+    /// scope flags.
     private static func google(_ body: ManagementBody) throws -> [String: JSONValue] {
         _ = try body.requiredString("client_id")
         _ = try body.requiredString("client_secret")
         _ = try body.strings("allowed_audiences")
         var options = body.members
-        options["scope"] = .array(try flags(body, ["email": "email", "profile": "profile"]).map(JSONValue.string))
+        options["scope"] = .array(
+            ["openid"] + (try flags(body, ["email": "email", "profile": "profile"])).map(JSONValue.string))
+        for (name, value) in googleMetadata where Self.endpoints.contains(name) || name == "issuer" {
+            options[name] = value
+        }
+        options["oidc_metadata"] = .object(googleMetadata)
         return options
     }
+
+    /// The members of `https://accounts.google.com/.well-known/openid-configuration` Warden uses.
+    static let googleMetadata: [String: JSONValue] = [
+        "issuer": "https://accounts.google.com",
+        "authorization_endpoint": "https://accounts.google.com/o/oauth2/v2/auth",
+        "token_endpoint": "https://oauth2.googleapis.com/token",
+        "userinfo_endpoint": "https://openidconnect.googleapis.com/v1/userinfo",
+        "jwks_uri": "https://www.googleapis.com/oauth2/v3/certs",
+        "code_challenge_methods_supported": ["plain", "S256"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+    ]
 
     /// `oauth2`: endpoints, credentials, and Warden's declarative profile instead of a script.
     private static func oauth2(_ body: ManagementBody) throws {
@@ -99,13 +116,11 @@ struct ConnectionOptions {
         guard try body.url("userinfo_url") != nil else {
             throw body.invalid("userinfo_url", "Missing required property")
         }
-        _ = try body.string("user_id_field")
+        try Self.checked { () throws(ConnectionOptionError) in _ = try OAuth2ProfileMapping(options: body.members) }
         if case .array = body.members["scope"] { _ = try body.strings("scope") } else { _ = try body.string("scope") }
         _ = try body.bool("pkce_enabled")
-        for name in ["customHeaders", "fieldsMap"] {
-            for (key, value) in try body.jsonObject(name) ?? [:] where value.stringValue == nil {
-                throw body.invalid("\(name).\(key)", "Expected type string")
-            }
+        for (key, value) in try body.jsonObject("customHeaders") ?? [:] where value.stringValue == nil {
+            throw body.invalid("customHeaders.\(key)", "Expected type string")
         }
         _ = try body.jsonObject("authParams")
     }
@@ -147,14 +162,12 @@ struct ConnectionOptions {
         }
     }
 
-    /// `attribute_map`: `mapping_mode` and `attributes` (target → template or literal string).
-    private static func attributeMap(_ body: ManagementBody) throws {
-        guard let map = try body.object("attribute_map", allowed: ["mapping_mode", "attributes", "userinfo_scope"])
-        else { return }
-        _ = try map.string("mapping_mode", oneOf: ["bind_all", "use_map", "basic_profile"])
-        _ = try map.string("userinfo_scope")
-        for (key, value) in try map.jsonObject("attributes") ?? [:] where value.stringValue == nil {
-            throw map.invalid("attributes.\(key)", "Expected type string")
+    /// Runs a check of WardenCore's option parsers, its ``ConnectionOptionError`` answered as 400 `invalid_body`.
+    private static func checked(_ check: () throws(ConnectionOptionError) -> Void) throws {
+        do {
+            try check()
+        } catch {
+            throw error.managementError
         }
     }
 

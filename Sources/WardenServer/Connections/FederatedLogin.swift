@@ -95,16 +95,22 @@ struct FederatedLogin: Sendable {
         return response
     }
 
-    /// The upstream of `connection`.
-    func upstream(for connection: Connection) throws -> OIDCUpstream {
-        guard connection.strategy == .oidc else { throw ErrorPage.unknownConnection(connection.name) }
-        return OIDCUpstream(
-            connection: connection, http: http, keySets: keySets, clock: clock, callbackURL: callbackURL)
+    /// The upstream of `connection`: OpenID Connect for `oidc` and `google-oauth2`, OAuth 2.0 for `oauth2` and
+    /// `github`.
+    func upstream(for connection: Connection) throws -> any Upstream {
+        switch connection.strategy {
+        case .oidc, .googleOAuth2:
+            OIDCUpstream(connection: connection, http: http, keySets: keySets, clock: clock, callbackURL: callbackURL)
+        case .oauth2, .github:
+            OAuth2Upstream(connection: connection, http: http, callbackURL: callbackURL)
+        default:
+            throw ErrorPage.unknownConnection(connection.name)
+        }
     }
 
     /// The user `identity` of `connection` belongs to, made on its first login (SPEC §15 "Users"), with the
     /// root attributes and profile written as `set_user_root_attributes` says.
-    func user(for identity: UpstreamIdentity, of connection: Connection) async throws -> User {
+    func user(for identity: UpstreamUserProfile, of connection: Connection) async throws -> User {
         let update =
             (try? UserRootAttributesUpdate(option: connection.options["set_user_root_attributes"]))
             ?? .onEachLogin

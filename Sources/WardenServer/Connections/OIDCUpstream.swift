@@ -13,16 +13,58 @@ struct UpstreamFailure: Error, Sendable {
     }
 }
 
-/// The person an upstream vouched for: its id there and the profile.
-struct UpstreamIdentity: Sendable {
-    var userID: UpstreamUserID
-    var profile: FederatedProfile
+/// An upstream identity provider of one connection, whatever its protocol (SPEC §15 "Strategies"): the request
+/// that sends the person there, and the identity its callback proves.
+protocol Upstream: Sendable {
+    /// The PKCE method Warden uses with it (`S256`, `plain`), or `nil` for none.
+    var pkceMethod: String? { get }
+    /// The upstream's authorization endpoint with Warden's request.
+    func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String
+    /// The person the callback's parameters prove; every refusal is an ``UpstreamFailure``.
+    func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
+        -> UpstreamUserProfile
+}
+
+extension Upstream {
+    /// `endpoint` with `fields` as its query (added to a query it may have).
+    static func url(_ endpoint: String, _ fields: [(String, String)]) -> String {
+        let query = fields.map { "\(PercentEncoding.unreserved($0.0))=\(PercentEncoding.unreserved($0.1))" }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
+    /// The upstream's `error` answer as the failure the application gets (SPEC §15: `temporarily_unavailable` when
+    /// the upstream said so, `access_denied` otherwise), its description cut short.
+    static func refusal(_ callback: [String: String]) -> UpstreamFailure? {
+        guard let error = callback["error"] else { return nil }
+        let code = error == "temporarily_unavailable" ? error : "access_denied"
+        let detail = callback["error_description"].map { ": \(String($0.prefix(200)))" } ?? ""
+        return UpstreamFailure(error: code, description: "The identity provider answered \(error)\(detail)")
+    }
+
+    /// The JSON object of a successful token response to the request `send` makes (RFC 6749 §5.1), or the failure
+    /// saying why there is none.
+    static func tokenResponse(_ send: () async throws(UpstreamHTTP.Failure) -> UpstreamHTTP.Answer)
+        async throws(UpstreamFailure) -> [String: JSONValue]
+    {
+        let answer: UpstreamHTTP.Answer
+        do {
+            answer = try await send()
+        } catch {
+            throw .denied("The identity provider's token endpoint failed: \(error)")
+        }
+        let body = try? answer.jsonObject("the token response")
+        guard answer.status == 200, let body, body["error"] == nil else {
+            let reason = body?["error"]?.stringValue.map { " \(String($0.prefix(60)))" } ?? ""
+            throw .denied("The identity provider refused the code (HTTP \(answer.status)\(reason))")
+        }
+        return body
+    }
 }
 
 /// An OpenID Connect upstream (SPEC §15 `oidc`, and `google-oauth2` underneath): the authentication request,
 /// then on the callback the code exchange at the token endpoint, every check of the ID token (OIDC Core
 /// §3.1.3.7, through ``UpstreamIDTokenValidator``), RFC 9207's `iss`, the userinfo claims and the attribute map.
-struct OIDCUpstream: Sendable {
+struct OIDCUpstream: Upstream {
     let connection: Connection
     let http: UpstreamHTTP
     let keySets: UpstreamKeySets
@@ -49,7 +91,12 @@ struct OIDCUpstream: Sendable {
     /// `state`, `nonce`, PKCE, the connection's scope plus `connection_scope`, `login_hint`, `prompt=login` and
     /// the `upstream_params`.
     func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String {
-        var scopes = (options["scope"]?.stringValue ?? "openid profile email").split(separator: " ").map(String.init)
+        var scopes: [String] =
+            switch options["scope"] {
+            case .string(let text): text.split(separator: " ").map(String.init)
+            case .array(let items): items.compactMap(\.stringValue)
+            default: ["openid", "profile", "email"]
+            }
         for scope in request.connectionScope ?? [] where !scope.isEmpty && !scopes.contains(scope) {
             scopes.append(scope)
         }
@@ -71,14 +118,12 @@ struct OIDCUpstream: Sendable {
                 fields.append((name, hint))
             }
         }
-        let endpoint = options["authorization_endpoint"]?.stringValue ?? ""
-        let query = fields.map { "\(PercentEncoding.unreserved($0.0))=\(PercentEncoding.unreserved($0.1))" }
-        return endpoint + (endpoint.contains("?") ? "&" : "?") + query.joined(separator: "&")
+        return Self.url(options["authorization_endpoint"]?.stringValue ?? "", fields)
     }
 
     /// The identity of a successful callback; every refusal is an ``UpstreamFailure``.
     func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
-        -> UpstreamIdentity
+        -> UpstreamUserProfile
     {
         let verdict = AuthorizationResponseIssuer(
             parameter: callback["iss"], issuer: issuer,
@@ -86,11 +131,7 @@ struct OIDCUpstream: Sendable {
         guard verdict.isAccepted else {
             throw .denied("The identity provider's answer failed the iss check (RFC 9207): \(verdict)")
         }
-        if let error = callback["error"] {
-            let code = error == "temporarily_unavailable" ? error : "access_denied"
-            let detail = callback["error_description"].map { ": \(String($0.prefix(200)))" } ?? ""
-            throw UpstreamFailure(error: code, description: "The identity provider answered \(error)\(detail)")
-        }
+        if let refusal = Self.refusal(callback) { throw refusal }
         guard let code = callback["code"], !code.isEmpty else {
             throw .denied("The identity provider's answer has no code")
         }
@@ -107,7 +148,7 @@ struct OIDCUpstream: Sendable {
         } catch {
             throw .denied("The connection's attribute_map cannot be used: \(error)")
         }
-        return UpstreamIdentity(
+        return UpstreamUserProfile(
             userID: .string(subject), profile: map.profile(idTokenClaims: claims, userinfo: userinfo))
     }
 
@@ -119,18 +160,10 @@ struct OIDCUpstream: Sendable {
         ]
         if let secret = options["client_secret"]?.stringValue { form.append(("client_secret", secret)) }
         if let verifier, pkceMethod != nil { form.append(("code_verifier", verifier)) }
-        let answer: UpstreamHTTP.Answer
-        do {
-            answer = try await http.postForm(options["token_endpoint"]?.stringValue ?? "", form)
-        } catch {
-            throw .denied("The identity provider's token endpoint failed: \(error)")
+        let url = options["token_endpoint"]?.stringValue ?? ""
+        return try await Self.tokenResponse { () async throws(UpstreamHTTP.Failure) in
+            try await http.postForm(url, form)
         }
-        let body = try? answer.jsonObject("the token response")
-        guard answer.status == 200, let body else {
-            let reason = body?["error"]?.stringValue.map { " \(String($0.prefix(60)))" } ?? ""
-            throw .denied("The identity provider refused the code (HTTP \(answer.status)\(reason))")
-        }
-        return body
     }
 
     /// The ID token's claims once every check passed; an unknown `kid` fetches the JWKS again once.

@@ -56,12 +56,14 @@ final class UpstreamHTTP: Sendable {
         }
     }
 
-    /// `GET url`, with `bearer` as the `Authorization` when given.
-    func get(_ url: String, bearer: String? = nil, accept: String = "application/json") async throws(Failure)
-        -> Answer
-    {
+    /// `GET url`, with `bearer` as the `Authorization` when given, and `extra` headers.
+    func get(
+        _ url: String, bearer: String? = nil, accept: String = "application/json",
+        headers extra: [(String, String)] = []
+    ) async throws(Failure) -> Answer {
         var headers = HTTPHeaders([("Accept", accept)])
         if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        headers.add(contentsOf: extra)
         return try await send(url, method: .GET, headers: headers, body: nil)
     }
 

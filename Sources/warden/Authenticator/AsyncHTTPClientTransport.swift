@@ -1,5 +1,6 @@
 import Foundation
 import WardenAuthenticator
+
 import struct WardenClient.AsyncHTTPTransport
 import struct WardenClient.HTTPRequest
 

@@ -238,3 +238,42 @@ struct ManagementConnectionsTests {
         }
     }
 }
+
+/// `google-oauth2` (SPEC §15): an OIDC connection to Google underneath, from Google's recorded discovery document.
+@Suite("Connections: Google")
+struct GoogleConnectionTests {
+    @Test func aGoogleConnectionIsOIDCToGoogleWithItsScopeFlags() async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let created = try await admin.expect(
+                .created, .post, "connections",
+                json: [
+                    "name": "google-oauth2", "strategy": "google-oauth2",
+                    "options": ["client_id": "g-app", "client_secret": "g-secret", "email": true, "profile": true],
+                ])
+            let options = try #require(created["options"])
+            #expect(options["issuer"] == "https://accounts.google.com")
+            #expect(options["jwks_uri"] == "https://www.googleapis.com/oauth2/v3/certs")
+            #expect(options["scope"] == ["openid", "email", "profile"])
+            #expect(options["client_secret"] == nil)
+            let id = try #require(created["id"]?.stringValue)
+            let connection = try #require(try await warden.runtime.store.connection(id: id))
+            let upstream = OIDCUpstream(
+                connection: connection, http: .shared,
+                keySets: UpstreamKeySets(http: .shared, clock: warden.runtime.clock),
+                clock: warden.runtime.clock, callbackURL: "https://warden.example/login/callback")
+            var request = AuthorizationRequest(
+                clientID: "app", redirectURI: "https://app.example/cb", responseMode: .query, state: "s",
+                nonce: nil, scope: ["openid"], audience: nil, codeChallenge: nil, prompt: [], maxAge: nil)
+            request.loginHint = "pat@example.com"
+            let url = try #require(
+                URLComponents(
+                    string: upstream.authorizationURL(state: "st", nonce: "n", verifier: "v", request: request)))
+            #expect(url.host == "accounts.google.com" && url.path == "/o/oauth2/v2/auth")
+            let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(query["scope"] == "openid email profile")
+            #expect(query["client_id"] == "g-app" && query["login_hint"] == "pat@example.com")
+            #expect(query["code_challenge_method"] == "S256" && query["nonce"] == "n" && query["state"] == "st")
+        }
+    }
+}
