@@ -112,8 +112,8 @@ struct PasswordRule: Sendable, Equatable {
     let format: [Argument]
     let items: [PasswordRule]
     let verified: Bool
-    /// The rule as one sentence on a hosted page: by default its message filled in, then its items'.
-    let sentence: String
+    /// The rule's sentence on a hosted page when it is not the default one (``sentence``).
+    private let customSentence: String?
 
     init(
         code: String, message: String, format: [Argument] = [], items: [PasswordRule] = [], verified: Bool,
@@ -124,10 +124,13 @@ struct PasswordRule: Sendable, Equatable {
         self.format = format
         self.items = items
         self.verified = verified
-        self.sentence =
-            sentence
-            ?? Self.filling(message, with: format)
-            + (items.isEmpty ? "" : " " + items.map(\.filledMessage).joined(separator: ", "))
+        self.customSentence = sentence
+    }
+
+    /// The rule as one sentence on a hosted page: by default its message filled in, then its items'.
+    var sentence: String {
+        customSentence
+            ?? filledMessage + (items.isEmpty ? "" : " " + items.map(\.filledMessage).joined(separator: ", "))
     }
 
     /// The message with its placeholders replaced by the ``format`` values, in order.
@@ -148,18 +151,26 @@ struct PasswordRule: Sendable, Equatable {
         [String(repeating: " ", count: depth) + "* " + filledMessage] + items.flatMap { $0.outline(depth: depth + 1) }
     }
 
-    /// `message` with each `%d` or `%s` replaced by the next of `arguments`.
+    /// `message` with each `%d` or `%s` replaced by the next of `arguments`, read as UTF-8 (the placeholders are
+    /// ASCII).
     private static func filling(_ message: String, with arguments: [Argument]) -> String {
+        let utf8 = message.utf8
         var result = ""
         var remaining = arguments.makeIterator()
-        var index = message.startIndex
-        while let percent = message[index...].firstIndex(of: "%") {
-            let kind = message.index(after: percent)
-            guard kind < message.endIndex, message[kind] == "d" || message[kind] == "s", let argument = remaining.next()
-            else { break }
-            result += message[index..<percent] + argument.text
-            index = message.index(after: kind)
+        var copied = utf8.startIndex
+        var index = copied
+        while index < utf8.endIndex {
+            let kind = utf8.index(after: index)
+            if utf8[index] == UInt8(ascii: "%"), kind < utf8.endIndex,
+                utf8[kind] == UInt8(ascii: "d") || utf8[kind] == UInt8(ascii: "s"), let argument = remaining.next()
+            {
+                result += message[copied..<index] + argument.text
+                index = utf8.index(after: kind)
+                copied = index
+            } else {
+                index = kind
+            }
         }
-        return result + message[index...]
+        return result + message[copied...]
     }
 }

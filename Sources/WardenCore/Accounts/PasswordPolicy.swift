@@ -56,9 +56,7 @@ public struct PasswordPolicy: Sendable, Equatable {
         if let dictionary, dictionary.contains(lowercased) || CommonPasswords.words.contains(lowercased) {
             return .dictionary
         }
-        if refusesPersonalInfo, personalInfo.fragments.contains(where: { lowercased.contains($0) }) {
-            return .personalInfo
-        }
+        if refusesPersonalInfo, personalInfo.isContained(in: lowercased) { return .personalInfo }
         return nil
     }
 
@@ -117,7 +115,7 @@ extension PasswordPolicy {
             var fragments: [String] = []
             for value in [localPart, name?[...], nickname?[...]] {
                 guard let value = value?.lowercased() else { continue }
-                let words = value.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+                let words = value.unicodeScalars.split(whereSeparator: Self.separatesWords).map(String.init)
                     .filter { $0.count >= Self.minimumFragmentLength }
                 // A password that contains the whole value contains each of its words.
                 if !words.isEmpty {
@@ -127,6 +125,25 @@ extension PasswordPolicy {
                 }
             }
             return fragments
+        }
+
+        /// Whether `scalar` is neither a letter nor a digit (an ASCII test first: Unicode properties are slow).
+        private static func separatesWords(_ scalar: Unicode.Scalar) -> Bool {
+            guard scalar.isASCII else { return !scalar.properties.isAlphabetic && scalar.properties.numericType == nil }
+            return !(("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
+        }
+
+        /// Whether a lower-cased password contains one of the ``fragments``, compared as UTF-8 bytes (a valid
+        /// UTF-8 sequence only matches at character boundaries), much faster than comparing characters.
+        func isContained(in lowercasedPassword: String) -> Bool {
+            let password = Array(lowercasedPassword.utf8)
+            return fragments.contains { fragment in
+                let fragment = Array(fragment.utf8)
+                guard fragment.count <= password.count else { return false }
+                return (0...(password.count - fragment.count)).contains { start in
+                    password[start..<(start + fragment.count)].elementsEqual(fragment)
+                }
+            }
         }
     }
 }
