@@ -65,7 +65,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            exclude: ["Accounts/common-passwords.txt"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedTextFiles"]
         ),
         .target(
             name: "WardenStorage",
@@ -94,14 +96,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The OpenAPI document is a JSON file embedded in the code at build time (Plugins/EmbedOpenAPIDocument).
+        // Text files embedded in the code at build time (Plugins/EmbedTextFiles): the OpenAPI document, the common
+        // passwords.
         .executableTarget(name: "embed-text", path: "Tools/EmbedText", swiftSettings: swiftSettings),
         // Seeds millions of log events through the storage layer for scripts/bench-scale (issue 16).
         .executableTarget(
             name: "warden-bench-seed",
             dependencies: ["WardenCore", "WardenStorage", .product(name: "Logging", package: "swift-log")],
             path: "Tools/WardenBenchSeed", swiftSettings: swiftSettings),
-        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
+        .plugin(name: "EmbedTextFiles", capability: .buildTool(), dependencies: ["embed-text"]),
         .target(
             name: "WardenServer",
             dependencies: [
@@ -130,7 +133,7 @@ let package = Package(
             ],
             exclude: ["ManagementAPI/openapi.json"],
             swiftSettings: swiftSettings,
-            plugins: ["EmbedOpenAPIDocument"]
+            plugins: ["EmbedTextFiles"]
         ),
         .target(
             name: "WardenTesting",

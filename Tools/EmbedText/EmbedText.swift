@@ -2,7 +2,7 @@ import Foundation
 
 /// `embed-text INPUT OUTPUT TYPE MEMBER`: writes a Swift source declaring `extension TYPE { static let MEMBER:
 /// String }` whose value is the text of INPUT, in a raw string literal with enough `#` that no line of the text
-/// can end it. Run by the EmbedOpenAPIDocument build-tool plugin, so a document edited as a file ships inside
+/// can end it. Run by the EmbedTextFiles build-tool plugin, so a document or a list edited as a file ships inside
 /// the binary.
 @main
 struct EmbedText {

@@ -6,8 +6,9 @@ import WardenWire
 
 /// The per-request parsers and checks of WardenCore: PKCE S256 verification at the code exchange (RFC 7636
 /// §4.6), the Management API user search query (SPEC §9 `q`), post-login rules (SPEC §8), parsed once when
-/// saved and evaluated on every login, and the JSON of a user's metadata, parsed at every read of a user. With
-/// `scalingFactor: .kilo`, the per-operation figures are the scaled (`*`) ones.
+/// saved and evaluated on every login, the JSON of a user's metadata, parsed at every read of a user, and the
+/// password policy's check (SPEC §15.1, `PasswordPolicy.swift`). With `scalingFactor: .kilo`, the per-operation
+/// figures are the scaled (`*`) ones.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .thousandOperations
 
@@ -54,6 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         (try RuleParser.parse(Samples.rule), RuleEvaluator(event: Samples.event))
     }
+    passwordPolicyBenchmarks()
 }
 
 /// Inputs shaped like real ones.
