@@ -34,10 +34,15 @@ struct ConnectionOptions {
         return result
     }
 
-    /// `Username-Password-Authentication` (SPEC §15.1).
+    /// `Username-Password-Authentication` (SPEC §15.1): `disable_signup` and the password policy's options.
     private static func database(_ body: ManagementBody) throws {
         _ = try body.bool("disable_signup")
         _ = try body.bool("brute_force_protection")
+        do {
+            _ = try PasswordPolicy(options: body.members)
+        } catch {
+            throw ManagementError.invalidBody("Payload validation error: '\(error.message)' on property options.\(error.option).")
+        }
     }
 
     /// `oidc` (SPEC §15): the settings, then the discovery document filling what is absent.

@@ -164,6 +164,25 @@ struct ManagementConnectionsTests {
         }
     }
 
+    @Test func theDatabaseConnectionsPasswordPolicyOptionsAreChecked() async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let path = "connections/\(Connection.databaseID)"
+            for (options, names): (JSONValue, String) in [
+                (["passwordPolicy": "strong"], "options.passwordPolicy"),
+                (["password_history": ["enable": true, "size": 25]], "options.password_history.size"),
+                (["password_complexity_options": ["min_length": 0]], "options.password_complexity_options.min_length"),
+            ] {
+                let message = try await admin.expectError(400, "invalid_body", .patch, path, json: ["options": options])
+                #expect(message.contains(names), "\(message)")
+            }
+            let patched = try await admin.expect(
+                .ok, .patch, path,
+                json: ["options": ["passwordPolicy": "excellent", "password_history": ["enable": true, "size": 5]]])
+            #expect(patched["options"]?["passwordPolicy"] == "excellent")
+        }
+    }
+
     @Test func aDuplicateNameIs409AndMetadataIsCapped() async throws {
         let warden = try await TestWarden.make()
         try await warden.management { admin in
