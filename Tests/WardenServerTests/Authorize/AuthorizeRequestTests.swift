@@ -35,7 +35,6 @@ struct AuthorizeRequestTests {
         .init(
             name: "management API audience", changes: ["audience": "http://127.0.0.1:8080/api/v2/"],
             error: "invalid_request"),
-        .init(name: "unknown connection", changes: ["connection": "github"], error: "invalid_request"),
         .init(name: "unknown prompt", changes: ["prompt": "select_account"], error: "invalid_request"),
         .init(name: "prompt none with login", changes: ["prompt": "none login"], error: "invalid_request"),
         .init(name: "negative max_age", changes: ["max_age": "-1"], error: "invalid_request"),
@@ -119,6 +118,18 @@ struct AuthorizeRequestTests {
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")
             #expect(response.text.contains(testCase.text))
             #expect(response.text.contains("Contact the application&#39;s developer."))
+        }
+    }
+
+    /// SPEC §15: a connection that is unknown, or not enabled for the client, is the 400 error page.
+    @Test func anUnknownConnectionIsThe400Page() async throws {
+        let fixture = try await FrontChannelFixture.make()
+        try await fixture.warden.test { http in
+            let response = try await http.execute(uri: fixture.authorizeURI(["connection": "github"]), method: .get)
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.location] == nil)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(response.text.contains("“github”, which is not available to it"))
         }
     }
 
