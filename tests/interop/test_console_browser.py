@@ -1,8 +1,8 @@
 """The admin console in Debian's chromium (SPEC §14; the setup of test_browser_login.py): an admin signs in through
 the hosted login form, walks every console page at 1280×800 and at a phone's 390×844, and uses them by keyboard and
 form — create an API and an application, grant it the API, rotate its secret (which then works at /oauth/token),
-find a user by query and block and unblock them, add a post-login rule with a syntax error (shown at its position)
-and fix it, filter the logs, rotate the keys, cancel a pending CIBA request. On every page: nothing wider than the
+create a GitHub connection and enable it for the application, find a user by query and block and unblock them,
+add a post-login rule with a syntax error (shown at its position) and fix it, filter the logs, rotate the keys, cancel a pending CIBA request. On every page: nothing wider than the
 screen, every form control labelled (a <label for>, aria-label or aria-labelledby), text contrast at least 4.5:1
 (WCAG 2.1 §1.4.3, computed from the rendered colours), every chart an image with a text alternative.
 
@@ -26,7 +26,8 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
 DESKTOP = (1280, 800)
 PAGES = [("overview", "admin/"), ("users", "admin/users"), ("applications", "admin/applications"),
-         ("apis", "admin/apis"), ("rules", "admin/rules"), ("mfa", "admin/mfa"), ("ciba", "admin/ciba"),
+         ("apis", "admin/apis"), ("connections", "admin/connections"),
+         ("connection-new", "admin/connections/new"), ("rules", "admin/rules"), ("mfa", "admin/mfa"), ("ciba", "admin/ciba"),
          ("logs", "admin/logs"), ("keys", "admin/keys")]
 
 # Every text node's colour against the first opaque background behind it: WCAG 2.1 relative luminance.
@@ -134,6 +135,25 @@ def manage_by_browser(driver, warden: Warden, wait) -> list[tuple[str, str]]:
     assert warden.client_credentials(client_id, first, identifier).status_code == 401
     app_page = warden.url(f"admin/applications/{client_id}")
 
+    # A GitHub connection from its preset (the secret never shown again), enabled for the application.
+    driver.get(warden.url("admin/connections"))
+    driver.find_element(By.LINK_TEXT, "GitHub").click()
+    name = wait.until(ec.visibility_of_element_located((By.ID, "f-name")))
+    name.clear()
+    name.send_keys(f"github-{tag}")
+    driver.find_element(By.ID, "f-options-client_id").send_keys("Iv1.console")
+    driver.find_element(By.ID, "f-options-client_secret").send_keys(f"gh-secret-{tag}")
+    press("Create the connection")
+    notice("The connection was created")
+    assert f"gh-secret-{tag}" not in driver.page_source
+    driver.find_element(By.NAME, f"enabled_clients:{client_id}").click()
+    press("Save the applications")
+    notice("The applications were saved")
+    connection_page = driver.current_url.split("?")[0]
+    connection_id = connection_page.rsplit("/", 1)[1]
+    clients = warden.mgmt("GET", f"connections/{connection_id}/clients").json()["clients"]
+    assert {"client_id": client_id} in clients, clients
+
     # A user found by query, blocked and unblocked.
     target = create_user(warden, name=f"Blocked {tag}")
     driver.get(warden.url("admin/users"))
@@ -169,7 +189,8 @@ def manage_by_browser(driver, warden: Warden, wait) -> list[tuple[str, str]]:
     press("Add the rule")
     notice("The rule was added")
     rule_page = driver.find_element(By.LINK_TEXT, f"No robots {tag}").get_attribute("href")
-    return [("api", api_page), ("application", app_page), ("user", user_page), ("rule", rule_page)]
+    return [("api", api_page), ("application", app_page), ("connection", connection_page), ("user", user_page),
+            ("rule", rule_page)]
 
 
 def test_an_admin_walks_every_console_page_by_browser(browser, warden: Warden, tmp_path):  # noqa: F811

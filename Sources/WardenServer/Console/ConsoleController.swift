@@ -93,6 +93,7 @@ struct ConsoleController: Sendable {
         addUserRoutes(to: admin)
         addApplicationRoutes(to: admin)
         addAPIRoutes(to: admin)
+        addConnectionRoutes(to: admin)
         addRuleRoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }

@@ -21,6 +21,8 @@ struct ConsoleField: Sendable {
         /// a line, whose members are the line's first word and its rest (`read:items Read the items` →
         /// `{"value": "read:items", "description": "Read the items"}`).
         case lines(keys: [String] = [])
+        /// An array of strings typed on one line, separated by commas (a connection's domain aliases, SPEC §15).
+        case commaSeparated
         /// One of `options`; the option with the empty value → `null`.
         case select([Option])
         /// A boolean.
@@ -117,6 +119,8 @@ struct ConsoleForm: Sendable {
                 for option in options where chosen.contains(option.value) { values[field.inputName(option)] = "on" }
             case .lines(let keys):
                 values[field.name] = (value?.arrayValue ?? []).map { Self.line($0, keys: keys) }.joined(separator: "\n")
+            case .commaSeparated:
+                values[field.name] = (value?.arrayValue ?? []).map(Self.text).joined(separator: ", ")
             case .password:
                 break
             case .text, .number, .textarea, .select:
@@ -219,6 +223,9 @@ struct ConsoleForm: Sendable {
             return .array(text.split(whereSeparator: \.isWhitespace).map { .string(String($0)) })
         case .lines(let keys):
             return .array(lines(text).map { object($0, keys: keys) })
+        case .commaSeparated:
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return .array(items.filter { !$0.isEmpty }.map(JSONValue.string))
         case .select:
             return text.isEmpty ? .null : .string(text)
         case .checkbox:
@@ -320,7 +327,7 @@ struct ConsoleFormView: Sendable {
             value: form.values[field.name] ?? "",
             describedBy: described.isEmpty ? nil : described.joined(separator: " "))
         switch field.kind {
-        case .text: view.inputType = "text"
+        case .text, .commaSeparated: view.inputType = "text"
         case .password: view.inputType = "password"
         case .number: view.inputType = "number"
         case .textarea, .lines: view.isTextarea = true

@@ -23,7 +23,8 @@ struct ConsoleChrome: Sendable {
     static func navigation(base: String, current: String) -> [NavigationItem] {
         [
             ("Overview", ""), ("Users", "users"), ("Applications", "applications"), ("APIs", "apis"),
-            ("Rules", "rules"), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"), ("Keys", "keys"),
+            ("Connections", "connections"), ("Rules", "rules"), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"),
+            ("Keys", "keys"),
         ].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
         }
@@ -83,6 +84,9 @@ enum ConsoleTemplates {
         ConsoleApplicationPage.template: ConsoleApplicationPage.source,
         ConsoleAPIsPage.template: ConsoleAPIsPage.source,
         ConsoleAPIPage.template: ConsoleAPIPage.source,
+        ConsoleConnectionsPage.template: ConsoleConnectionsPage.source,
+        ConsoleNewConnectionPage.template: ConsoleNewConnectionPage.source,
+        ConsoleConnectionPage.template: ConsoleConnectionPage.source,
         ConsoleRulesPage.template: ConsoleRulesPage.source,
         ConsoleRulePage.template: ConsoleRulePage.source,
         "form_fields": formFields,

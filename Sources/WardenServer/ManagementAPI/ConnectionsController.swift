@@ -11,6 +11,14 @@ struct ConnectionsController {
     let options: ConnectionOptions
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
 
+    /// The controller over the runtime's upstream client and data key, as the Management API and the console
+    /// (SPEC §14, §15) both build it.
+    init(runtime: WardenRuntime) {
+        self.runtime = runtime
+        options = ConnectionOptions(
+            discovery: OIDCDiscovery(http: runtime.upstream), canKeepTokens: runtime.configuration.dataKey != nil)
+    }
+
     /// What a create may set; a PATCH may set all of it but `name` and `strategy`.
     static let creatable: Set<String> = [
         "name", "display_name", "strategy", "options", "enabled_clients", "is_domain_connection", "show_as_button",

@@ -16,11 +16,7 @@ struct ManagementAPI {
         GuardianController(runtime: runtime).addRoutes(to: group)
         PostLoginRulesController(runtime: runtime).addRoutes(to: group)
         MFAController(runtime: runtime).addRoutes(to: group)
-        ConnectionsController(
-            runtime: runtime,
-            options: ConnectionOptions(
-                discovery: OIDCDiscovery(http: runtime.upstream), canKeepTokens: runtime.configuration.dataKey != nil)
-        ).addRoutes(to: group)
+        ConnectionsController(runtime: runtime).addRoutes(to: group)
         UserJobsController(
             store: runtime.store, runner: runtime.userJobs, audit: ManagementAudit(runtime: runtime),
             clock: runtime.clock, issuer: runtime.issuer
