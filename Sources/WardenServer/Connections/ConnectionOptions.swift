@@ -41,7 +41,8 @@ struct ConnectionOptions {
         do {
             _ = try PasswordPolicy(options: body.members)
         } catch {
-            throw ManagementError.invalidBody("Payload validation error: '\(error.message)' on property options.\(error.option).")
+            throw ManagementError.invalidBody(
+                "Payload validation error: '\(error.message)' on property options.\(error.option).")
         }
     }
 
