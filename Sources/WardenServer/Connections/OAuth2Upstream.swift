@@ -62,12 +62,12 @@ struct OAuth2Upstream: Upstream {
         return Self.url(endpoint, fields)
     }
 
-    func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
+    func identity(from callback: [String: String], state: UpstreamLoginState) async throws
         -> UpstreamUserProfile
     {
         if let refusal = Self.refusal(callback) { throw refusal }
         guard let code = callback["code"], !code.isEmpty else {
-            throw .denied("The identity provider's answer has no code")
+            throw UpstreamFailure.denied("The identity provider's answer has no code")
         }
         var form = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL),
@@ -76,17 +76,17 @@ struct OAuth2Upstream: Upstream {
         if let secret = options["client_secret"]?.stringValue { form.append(("client_secret", secret)) }
         if let verifier = state.codeVerifier, pkceMethod != nil { form.append(("code_verifier", verifier)) }
         let url = isGitHub ? gitHubBase + "/login/oauth/access_token" : options["tokenURL"]?.stringValue ?? ""
-        let tokens = try await Self.tokenResponse { () async throws(UpstreamHTTP.Failure) in
+        let tokens = try await Self.tokenResponse { () async throws in
             try await http.postForm(url, form)
         }
         guard let accessToken = tokens["access_token"]?.stringValue else {
-            throw .denied("The identity provider's token response has no access_token")
+            throw UpstreamFailure.denied("The identity provider's token response has no access_token")
         }
         return isGitHub ? try await gitHubProfile(accessToken) : try await declarativeProfile(accessToken)
     }
 
     /// `oauth2`: `GET userinfo_url` with the access token, read through `user_id_field` and `fieldsMap`.
-    private func declarativeProfile(_ accessToken: String) async throws(UpstreamFailure) -> UpstreamUserProfile {
+    private func declarativeProfile(_ accessToken: String) async throws -> UpstreamUserProfile {
         let headers = (options["customHeaders"]?.objectValue ?? [:]).compactMap { name, value in
             value.stringValue.map { (name, $0) }
         }
@@ -95,21 +95,21 @@ struct OAuth2Upstream: Upstream {
         do {
             mapping = try OAuth2ProfileMapping(options: options)
         } catch {
-            throw .denied("The connection's profile mapping cannot be used: \(error)")
+            throw UpstreamFailure.denied("The connection's profile mapping cannot be used: \(error)")
         }
         guard let profile = mapping.profile(userinfo: userinfo) else {
-            throw .denied("The identity provider's profile has no user id (user_id_field)")
+            throw UpstreamFailure.denied("The identity provider's profile has no user id (user_id_field)")
         }
         return profile
     }
 
     /// `github`: `GET /user` (its numeric `id`, `login`, `name`, `avatar_url`) and, with the `email` flag, the
     /// primary verified address of `GET /user/emails`; `email_verified` only for that one.
-    private func gitHubProfile(_ accessToken: String) async throws(UpstreamFailure) -> UpstreamUserProfile {
+    private func gitHubProfile(_ accessToken: String) async throws -> UpstreamUserProfile {
         let headers = [("X-GitHub-Api-Version", "2022-11-28")]
         var profile = try await json(gitHubAPI + "/user", accessToken, headers: headers, accept: Self.gitHubMedia)
         guard let id = profile["id"].flatMap(UpstreamUserID.init), case .number = id else {
-            throw .denied("GitHub's profile has no numeric id")
+            throw UpstreamFailure.denied("GitHub's profile has no numeric id")
         }
         profile["email"] = nil
         if options["email"] == .bool(true) {
@@ -128,36 +128,36 @@ struct OAuth2Upstream: Upstream {
 
     private func answer(
         _ url: String, _ accessToken: String, headers: [(String, String)], accept: String
-    ) async throws(UpstreamFailure) -> UpstreamHTTP.Answer {
+    ) async throws -> UpstreamHTTP.Answer {
         let answer: UpstreamHTTP.Answer
         do {
             answer = try await http.get(url, bearer: accessToken, accept: accept, headers: headers)
         } catch {
-            throw .denied("The identity provider's profile could not be read: \(error)")
+            throw UpstreamFailure.denied("The identity provider's profile could not be read: \(error)")
         }
         guard answer.status == 200 else {
-            throw .denied("The identity provider's profile answered HTTP \(answer.status)")
+            throw UpstreamFailure.denied("The identity provider's profile answered HTTP \(answer.status)")
         }
         return answer
     }
 
     private func json(
         _ url: String, _ accessToken: String, headers: [(String, String)], accept: String = "application/json"
-    ) async throws(UpstreamFailure) -> [String: JSONValue] {
+    ) async throws -> [String: JSONValue] {
         let answer = try await answer(url, accessToken, headers: headers, accept: accept)
         do {
             return try answer.jsonObject("the profile")
         } catch {
-            throw .denied("The identity provider's profile is not a JSON object")
+            throw UpstreamFailure.denied("The identity provider's profile is not a JSON object")
         }
     }
 
     private func jsonArray(_ url: String, _ accessToken: String, headers: [(String, String)])
-        async throws(UpstreamFailure) -> [JSONValue]
+        async throws -> [JSONValue]
     {
         let answer = try await answer(url, accessToken, headers: headers, accept: Self.gitHubMedia)
         guard let value = try? JSONValue(parsing: answer.body), let items = value.arrayValue else {
-            throw .denied("GitHub's e-mail addresses are not a JSON array")
+            throw UpstreamFailure.denied("GitHub's e-mail addresses are not a JSON array")
         }
         return items
     }

@@ -20,8 +20,9 @@ protocol Upstream: Sendable {
     var pkceMethod: String? { get }
     /// The upstream's authorization endpoint with Warden's request.
     func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String
-    /// The person the callback's parameters prove; every refusal is an ``UpstreamFailure``.
-    func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
+    /// The person the callback's parameters prove; every refusal is an ``UpstreamFailure``. (The upstreams' async
+    /// functions throw untyped: Swift 6.3's optimizer crashed splitting them as coroutines with typed throws.)
+    func identity(from callback: [String: String], state: UpstreamLoginState) async throws
         -> UpstreamUserProfile
 }
 
@@ -43,19 +44,19 @@ extension Upstream {
 
     /// The JSON object of a successful token response to the request `send` makes (RFC 6749 §5.1), or the failure
     /// saying why there is none.
-    static func tokenResponse(_ send: () async throws(UpstreamHTTP.Failure) -> UpstreamHTTP.Answer)
-        async throws(UpstreamFailure) -> [String: JSONValue]
+    static func tokenResponse(_ send: () async throws -> UpstreamHTTP.Answer)
+        async throws -> [String: JSONValue]
     {
         let answer: UpstreamHTTP.Answer
         do {
             answer = try await send()
         } catch {
-            throw .denied("The identity provider's token endpoint failed: \(error)")
+            throw UpstreamFailure.denied("The identity provider's token endpoint failed: \(error)")
         }
         let body = try? answer.jsonObject("the token response")
         guard answer.status == 200, let body, body["error"] == nil else {
             let reason = body?["error"]?.stringValue.map { " \(String($0.prefix(60)))" } ?? ""
-            throw .denied("The identity provider refused the code (HTTP \(answer.status)\(reason))")
+            throw UpstreamFailure.denied("The identity provider refused the code (HTTP \(answer.status)\(reason))")
         }
         return body
     }
@@ -122,38 +123,38 @@ struct OIDCUpstream: Upstream {
     }
 
     /// The identity of a successful callback; every refusal is an ``UpstreamFailure``.
-    func identity(from callback: [String: String], state: UpstreamLoginState) async throws(UpstreamFailure)
+    func identity(from callback: [String: String], state: UpstreamLoginState) async throws
         -> UpstreamUserProfile
     {
         let verdict = AuthorizationResponseIssuer(
             parameter: callback["iss"], issuer: issuer,
             parameterSupported: metadata["authorization_response_iss_parameter_supported"] == .bool(true))
         guard verdict.isAccepted else {
-            throw .denied("The identity provider's answer failed the iss check (RFC 9207): \(verdict)")
+            throw UpstreamFailure.denied("The identity provider's answer failed the iss check (RFC 9207): \(verdict)")
         }
         if let refusal = Self.refusal(callback) { throw refusal }
         guard let code = callback["code"], !code.isEmpty else {
-            throw .denied("The identity provider's answer has no code")
+            throw UpstreamFailure.denied("The identity provider's answer has no code")
         }
         let tokens = try await exchange(code, verifier: state.codeVerifier)
         guard let idToken = tokens["id_token"]?.stringValue else {
-            throw .denied("The identity provider's token response has no id_token")
+            throw UpstreamFailure.denied("The identity provider's token response has no id_token")
         }
         let claims = try await verified(idToken, nonce: state.nonce)
-        guard let subject = claims["sub"]?.stringValue else { throw .denied("The ID token has no sub") }
+        guard let subject = claims["sub"]?.stringValue else { throw UpstreamFailure.denied("The ID token has no sub") }
         let userinfo = try await userinfo(tokens["access_token"]?.stringValue, subject: subject)
         let map: AttributeMap
         do {
             map = try AttributeMap(option: options["attribute_map"])
         } catch {
-            throw .denied("The connection's attribute_map cannot be used: \(error)")
+            throw UpstreamFailure.denied("The connection's attribute_map cannot be used: \(error)")
         }
         return UpstreamUserProfile(
             userID: .string(subject), profile: map.profile(idTokenClaims: claims, userinfo: userinfo))
     }
 
     /// The token response for `code` (OIDC Core §3.1.3.1), the client authenticated with its secret.
-    private func exchange(_ code: String, verifier: String?) async throws(UpstreamFailure) -> [String: JSONValue] {
+    private func exchange(_ code: String, verifier: String?) async throws -> [String: JSONValue] {
         var form = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL),
             ("client_id", options["client_id"]?.stringValue ?? ""),
@@ -161,13 +162,13 @@ struct OIDCUpstream: Upstream {
         if let secret = options["client_secret"]?.stringValue { form.append(("client_secret", secret)) }
         if let verifier, pkceMethod != nil { form.append(("code_verifier", verifier)) }
         let url = options["token_endpoint"]?.stringValue ?? ""
-        return try await Self.tokenResponse { () async throws(UpstreamHTTP.Failure) in
+        return try await Self.tokenResponse { () async throws in
             try await http.postForm(url, form)
         }
     }
 
     /// The ID token's claims once every check passed; an unknown `kid` fetches the JWKS again once.
-    private func verified(_ token: String, nonce: String) async throws(UpstreamFailure) -> [String: JSONValue] {
+    private func verified(_ token: String, nonce: String) async throws -> [String: JSONValue] {
         let names = options["id_token_signed_response_algs"]?.arrayValue?.compactMap(\.stringValue)
         let validator = UpstreamIDTokenValidator(
             issuer: issuer, clientID: options["client_id"]?.stringValue ?? "",
@@ -182,15 +183,15 @@ struct OIDCUpstream: Upstream {
                 return try validator.validate(token, jwks: try await keySets.keys(at: url, refresh: true), nonce: nonce)
             }
         } catch let error as UpstreamIDTokenError {
-            throw .denied("The ID token failed the \(error.code) check: \(error.message)")
+            throw UpstreamFailure.denied("The ID token failed the \(error.code) check: \(error.message)")
         } catch {
-            throw .denied("The identity provider's keys could not be read: \(error)")
+            throw UpstreamFailure.denied("The identity provider's keys could not be read: \(error)")
         }
     }
 
     /// The userinfo claims (OIDC Core §5.3), when the upstream has the endpoint; their `sub` must be the ID
     /// token's (§5.3.2).
-    private func userinfo(_ accessToken: String?, subject: String) async throws(UpstreamFailure)
+    private func userinfo(_ accessToken: String?, subject: String) async throws
         -> [String: JSONValue]?
     {
         guard let accessToken, let url = options["userinfo_endpoint"]?.stringValue else { return nil }
@@ -202,10 +203,10 @@ struct OIDCUpstream: Upstream {
             }
             claims = try answer.jsonObject("the userinfo response")
         } catch {
-            throw .denied("The identity provider's userinfo endpoint failed: \(error)")
+            throw UpstreamFailure.denied("The identity provider's userinfo endpoint failed: \(error)")
         }
         guard claims["sub"]?.stringValue == subject else {
-            throw .denied("The userinfo sub is not the ID token's")
+            throw UpstreamFailure.denied("The userinfo sub is not the ID token's")
         }
         return claims
     }

@@ -60,7 +60,7 @@ final class UpstreamHTTP: Sendable {
     func get(
         _ url: String, bearer: String? = nil, accept: String = "application/json",
         headers extra: [(String, String)] = []
-    ) async throws(Failure) -> Answer {
+    ) async throws -> Answer {
         var headers = HTTPHeaders([("Accept", accept)])
         if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         headers.add(contentsOf: extra)
@@ -69,7 +69,7 @@ final class UpstreamHTTP: Sendable {
 
     /// `POST url` with an `application/x-www-form-urlencoded` body.
     func postForm(_ url: String, _ form: [(String, String)], headers extra: [(String, String)] = [])
-        async throws(Failure) -> Answer
+        async throws -> Answer
     {
         let body = form.map { "\(PercentEncoding.unreserved($0.0))=\(PercentEncoding.unreserved($0.1))" }
             .joined(separator: "&")
@@ -80,7 +80,7 @@ final class UpstreamHTTP: Sendable {
         return try await send(url, method: .POST, headers: headers, body: body)
     }
 
-    private func send(_ url: String, method: HTTPMethod, headers: HTTPHeaders, body: String?) async throws(Failure)
+    private func send(_ url: String, method: HTTPMethod, headers: HTTPHeaders, body: String?) async throws
         -> Answer
     {
         guard let parsed = URL(string: url), Self.isAllowed(parsed), let host = parsed.host else {

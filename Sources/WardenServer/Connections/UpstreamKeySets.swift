@@ -20,7 +20,7 @@ actor UpstreamKeySets {
 
     /// The JWK Set at `url`: the cached one unless it is older than a day or `refresh` is asked (and the cached
     /// one is more than a minute old).
-    func keys(at url: String, refresh: Bool = false) async throws(UpstreamHTTP.Failure) -> JSONValue {
+    func keys(at url: String, refresh: Bool = false) async throws -> JSONValue {
         let now = clock.now()
         if let cached = cache[url] {
             let age = now.timeIntervalSince(cached.fetchedAt)

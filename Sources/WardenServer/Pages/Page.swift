@@ -34,7 +34,6 @@ struct LoginPage: Page {
     struct LoginOptions: Sendable {
         var buttons: [Button] = []
         var identifierFirst = false
-        var hasButtons: Bool { !buttons.isEmpty }
 
         struct Button: Sendable {
             /// The connection's name, sent as `connection`.

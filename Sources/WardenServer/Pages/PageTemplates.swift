@@ -42,11 +42,10 @@ enum PageTemplates {
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         {{/options.identifierFirst}}<button type="submit">Continue</button>
         </form>
-        {{#options.hasButtons}}<p class="hint">Or continue with</p>{{/options.hasButtons}}
         {{#options.buttons}}<form method="post" action="{{formAction}}">
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit" name="connection" value="{{name}}" class="secondary">{{label}}</button>
+        <button type="submit" name="connection" value="{{name}}" class="secondary">Continue with {{label}}</button>
         </form>
         {{/options.buttons}}{{/page}}{{/content}}{{/layout}}
         """
