@@ -33,7 +33,13 @@ public struct Bootstrap: Sendable {
             throw BootstrapError.secretTooShort
         }
         let audience = configuration.managementAudience
-        if try await store.resourceServer(idOrIdentifier: audience) == nil {
+        if var api = try await store.resourceServer(idOrIdentifier: audience),
+            Set(api.scopes.map(\.value)) != Set(ManagementScopes.all)
+        {
+            // A release that adds Management scopes (SPEC §15's connections scopes) adds them to the system API.
+            api.scopes = ManagementScopes.all.map { ResourceServer.Scope(value: $0) }
+            try await store.updateResourceServer(api)
+        } else if try await store.resourceServer(idOrIdentifier: audience) == nil {
             var api = ResourceServer(
                 id: RandomToken.identifier(prefix: "", length: 24), identifier: audience,
                 name: "Warden Management API")

@@ -28,6 +28,20 @@ struct ManagementBootstrapClientTests {
         }
     }
 
+    /// An upgrade that adds Management scopes (SPEC §15's `read:connections` …): the next start adds them to the
+    /// system API and the bootstrap grant, so the management client can use them.
+    @Test func aStartAddsNewManagementScopesToTheSystemAPI() async throws {
+        let warden = try await TestWarden.make()
+        let audience = warden.runtime.configuration.managementAudience
+        var api = try #require(try await warden.runtime.store.resourceServer(idOrIdentifier: audience))
+        api.scopes.removeAll { $0.value.hasSuffix(":connections") }
+        try await warden.runtime.store.updateResourceServer(api)
+        try await Bootstrap(runtime: warden.runtime).run()
+        let upgraded = try #require(try await warden.runtime.store.resourceServer(idOrIdentifier: audience))
+        #expect(upgraded.scopes.map(\.value).contains("read:connections"))
+        try await warden.management { admin in try await admin.expect(.ok, .get, "connections") }
+    }
+
     @Test func noOtherClientMayCarryTheBootstrapMarker() async throws {
         let warden = try await TestWarden.make()
         try await warden.management { admin in
