@@ -29,26 +29,12 @@ struct OAuth2Upstream: Upstream {
         !isGitHub && options["pkce_enabled"] == .bool(true) ? "S256" : nil
     }
 
-    /// The scopes: the connection's (a string or an array; GitHub's computed from its flags) and `connection_scope`.
-    private func scopes(_ request: AuthorizationRequest) -> [String] {
-        var scopes: [String] =
-            switch options["scope"] {
-            case .string(let text): text.split(separator: " ").map(String.init)
-            case .array(let items): items.compactMap(\.stringValue)
-            default: []
-            }
-        for scope in request.connectionScope ?? [] where !scope.isEmpty && !scopes.contains(scope) {
-            scopes.append(scope)
-        }
-        return scopes
-    }
-
     func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String {
         var fields: [(String, String)] = [
             ("response_type", "code"), ("client_id", options["client_id"]?.stringValue ?? ""),
             ("redirect_uri", callbackURL), ("state", state),
         ]
-        let scopes = scopes(request)
+        let scopes = Self.scopes(options["scope"], default: [], adding: request)
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         if let verifier, pkceMethod != nil {
             fields.append(("code_challenge", SecretHash.sha256Base64URL(verifier)))

@@ -33,6 +33,23 @@ extension Upstream {
         return endpoint + (endpoint.contains("?") ? "&" : "?") + query.joined(separator: "&")
     }
 
+    /// The connection's `scope` (space-separated, or an array: GitHub's computed from its flags, Google's), or
+    /// `defaults` without one, then the request's `connection_scope` not already there (SPEC §15).
+    static func scopes(_ scope: JSONValue?, default defaults: [String], adding request: AuthorizationRequest)
+        -> [String]
+    {
+        var scopes: [String] =
+            switch scope {
+            case .string(let text): text.split(separator: " ").map(String.init)
+            case .array(let items): items.compactMap(\.stringValue)
+            default: defaults
+            }
+        for extra in request.connectionScope ?? [] where !extra.isEmpty && !scopes.contains(extra) {
+            scopes.append(extra)
+        }
+        return scopes
+    }
+
     /// The upstream's `error` answer as the failure the application gets (SPEC §15: `temporarily_unavailable` when
     /// the upstream said so, `access_denied` otherwise), its description cut short.
     static func refusal(_ callback: [String: String]) -> UpstreamFailure? {
@@ -92,15 +109,7 @@ struct OIDCUpstream: Upstream {
     /// `state`, `nonce`, PKCE, the connection's scope plus `connection_scope`, `login_hint`, `prompt=login` and
     /// the `upstream_params`.
     func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String {
-        var scopes: [String] =
-            switch options["scope"] {
-            case .string(let text): text.split(separator: " ").map(String.init)
-            case .array(let items): items.compactMap(\.stringValue)
-            default: ["openid", "profile", "email"]
-            }
-        for scope in request.connectionScope ?? [] where !scope.isEmpty && !scopes.contains(scope) {
-            scopes.append(scope)
-        }
+        let scopes = Self.scopes(options["scope"], default: ["openid", "profile", "email"], adding: request)
         var fields: [(String, String)] = [
             ("response_type", "code"), ("client_id", options["client_id"]?.stringValue ?? ""),
             ("redirect_uri", callbackURL), ("scope", scopes.joined(separator: " ")), ("state", state),

@@ -51,7 +51,7 @@ final class UpstreamHTTP: Sendable {
         guard let host = url.host, !host.isEmpty else { return false }
         switch url.scheme?.lowercased() {
         case "https": return true
-        case "http": return ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
+        case "http": return RegistrationMetadata.isLoopback(host)
         default: return false
         }
     }
