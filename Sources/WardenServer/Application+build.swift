@@ -31,12 +31,15 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let secondFactor = runtime.secondFactor(flow: flow)
     let federation = FederatedLogin(
         connections: runtime.store, users: runtime.store, artefacts: runtime.store, http: runtime.upstream,
-        clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies)
+        clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies,
+        dataKey: runtime.configuration.dataKey)
+    let passwords = PasswordAuthenticator(
+        store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
+        bcryptCost: runtime.configuration.bcryptCost)
+    let federatedSignIn = FederatedSignIn(
+        flow: flow, postLogin: postLogin, secondFactor: secondFactor, upstreamSessions: federation.sessions)
     AuthorizeController(
-        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
-        passwords: PasswordAuthenticator(
-            store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
-            bcryptCost: runtime.configuration.bcryptCost),
+        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow, passwords: passwords,
         postLogin: postLogin, secondFactor: secondFactor,
         sessionTransfer: SessionTransferConsumer(
             flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
@@ -46,9 +49,13 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     UpstreamCallbackController(
-        federation: federation, flow: flow, postLogin: postLogin, secondFactor: secondFactor, tenant: runtime.cache,
+        federation: federation, flow: flow, signIn: federatedSignIn, tenant: runtime.cache,
         eventLog: runtime.eventLog, clock: runtime.clock, database: runtime.store,
         trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    AccountLinkController(
+        flow: flow, federation: federation, signIn: federatedSignIn, passwords: passwords, tenant: runtime.cache,
+        database: runtime.store, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     SecondFactorPages(
         secondFactor: secondFactor,
@@ -74,7 +81,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DeviceStreamController(runtime: runtime).addRoutes(to: deviceAPI)
     RichConsentsController(runtime: runtime).addRoutes(to: deviceAPI)
     LogoutController(
-        sessions: flow.sessions, basePath: flow.basePath,
+        sessions: flow.sessions, upstreamSessions: federation.sessions, basePath: flow.basePath,
         keys: runtime.keys, tenant: runtime.cache, eventLog: runtime.eventLog, clock: runtime.clock,
         issuer: runtime.issuer, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)

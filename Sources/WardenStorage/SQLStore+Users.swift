@@ -48,13 +48,16 @@ extension SQLStore {
 
     /// Deletes the user, their role assignments, identities and search projection.
     public func deleteUser(id: String) async throws -> Bool {
-        try await transaction { db in
-            try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
-            try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
-            try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
-            return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first()
-                != nil
-        }
+        try await transaction { db in try await Self.deleteUser(id, on: db) }
+    }
+
+    /// Deletes the user `id`, their role assignments, identities and search fields on `db`; whether it existed.
+    @discardableResult
+    static func deleteUser(_ id: String, on db: any SQLDatabase) async throws -> Bool {
+        try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
+        try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
+        try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
+        return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first() != nil
     }
 
     /// `SELECT … WHERE <query> ORDER BY <sort>, user_id LIMIT … OFFSET …` on a reader, through the indexes of

@@ -15,6 +15,7 @@ Run: `python -m pytest tests/interop` (after `swift build`), or the whole thing 
 
 from __future__ import annotations
 
+import base64
 import os
 import pathlib
 import secrets
@@ -97,7 +98,9 @@ def warden(request, _smtp_sink_started) -> Warden:
                     mgmt_client_id="interop-mgmt", mgmt_client_secret=secrets.token_urlsafe(36),
                     pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
                     # Registration on, so the suite covers /oidc/register (SPEC §13) on the shared server too.
-                    env={"WARDEN_REGISTRATION": "open", **({"WARDEN_SMTP_URL": sink.url} if sink is not None else {})})
+                    # A data key, so connections may keep upstream tokens (SPEC §15).
+                    env={"WARDEN_REGISTRATION": "open", "WARDEN_DATA_KEY": base64.b64encode(os.urandom(32)).decode(),
+                         **({"WARDEN_SMTP_URL": sink.url} if sink is not None else {})})
     _SERVERS.append(server)
     server.start()
     try:

@@ -54,9 +54,12 @@ public struct OAuth2ProfileMapping: Sendable, Hashable {
 public struct UpstreamUserProfile: Sendable, Hashable {
     public var userID: UpstreamUserID
     public var profile: FederatedProfile
+    /// The upstream's token response, for keeping (SPEC §15 "Upstream tokens") and federated logout.
+    public var tokens: UpstreamTokenSet?
 
-    public init(userID: UpstreamUserID, profile: FederatedProfile) {
+    public init(userID: UpstreamUserID, profile: FederatedProfile, tokens: UpstreamTokenSet? = nil) {
         self.userID = userID
         self.profile = profile
+        self.tokens = tokens
     }
 }

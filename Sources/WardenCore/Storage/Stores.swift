@@ -109,6 +109,19 @@ public protocol UserStore: Sendable {
     func identities(ofUsers userIDs: [String]) async throws -> [String: [UserIdentity]]
     /// Replaces an identity's profile; throws ``StorageError/notFound``.
     func updateIdentityProfile(_ identity: UserIdentity) async throws
+    /// Replaces an identity's kept upstream tokens (sealed by the caller; `nil` forgets them).
+    func updateIdentityTokens(connectionID: String, identityUserID: String, sealed: String?) async throws
+    /// Adds `identity`, which no user has yet, to the user `userID` (SPEC §15 "Linking", `/u/link`); throws
+    /// ``StorageError/conflict(_:)`` when some user has it and ``StorageError/notFound`` without the user.
+    func linkIdentity(_ identity: UserIdentity, to userID: String) async throws
+    /// Moves every stored identity of the user `secondary` to `primary` and deletes `secondary`, in one
+    /// transaction (SPEC §15 Management linking); throws ``StorageError/notFound`` when either is missing.
+    func mergeUser(_ secondary: String, into primary: String) async throws
+    /// Moves the identity of connection `connectionID` with upstream id `identityUserID` from the user `userID`
+    /// to the new user `record`, in one transaction (SPEC §15 unlinking); throws ``StorageError/notFound`` when
+    /// the user does not have it and ``StorageError/conflict(_:)`` when `record`'s id exists.
+    func unlinkIdentity(connectionID: String, identityUserID: String, from userID: String, into record: UserRecord)
+        async throws
     /// Users matching `query`, executed in SQL (never by loading every user).
     func searchUsers(_ query: UserQuery, sort: UserSort?, page: PageRequest) async throws -> PageResult<UserRecord>
     /// Inserts a batch in one transaction with multi-row statements (SPEC §9 "Bulk users"), password hashes

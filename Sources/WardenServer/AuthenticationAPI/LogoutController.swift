@@ -13,6 +13,8 @@ import WardenWire
 /// session, and `POST /oidc/logout` with that token ends it.
 struct LogoutController: Sendable {
     let sessions: SessionManager
+    /// The upstream sessions of federated logins, for `federated` (SPEC §15 "Logs and logout").
+    let upstreamSessions: UpstreamSessions
     /// The `POST` target of the confirmation form: the issuer's path + `oidc/logout`.
     let logoutPath: String
     /// The keys that signed an `id_token_hint`.
@@ -29,10 +31,11 @@ struct LogoutController: Sendable {
     /// The endpoint ending the sessions of `sessions`, for the hosted pages under `basePath` (the issuer's
     /// path); `id_token_hint`s are checked against `keys` and `issuer`, clients read from `tenant`.
     init(
-        sessions: SessionManager, basePath: String, keys: KeyManager, tenant: TenantCache, eventLog: EventLog,
-        clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
+        sessions: SessionManager, upstreamSessions: UpstreamSessions, basePath: String, keys: KeyManager,
+        tenant: TenantCache, eventLog: EventLog, clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
     ) {
         self.sessions = sessions
+        self.upstreamSessions = upstreamSessions
         self.logoutPath = basePath + "oidc/logout"
         self.keys = keys
         self.tenant = tenant
@@ -43,7 +46,7 @@ struct LogoutController: Sendable {
     }
 
     /// The logout parameters passed on by the confirmation form.
-    static let forwarded = ["client_id", "post_logout_redirect_uri", "state"]
+    static let forwarded = ["client_id", "post_logout_redirect_uri", "state", "federated"]
 
     func addRoutes(to router: Router<WardenRequestContext>) {
         router.get("oidc/logout") { request, context in try await logout(request, context: context) }
@@ -57,21 +60,25 @@ struct LogoutController: Sendable {
             return PageRenderer.shared.response(ErrorPage.invalidLogout)
         }
         var clientID = query["client_id"]
+        // `federated` is a flag: present, with a value or without (SPEC §15).
+        let parameters = { (name: String) in
+            name == "federated" && query.names.contains(name) ? "1" : query[name]
+        }
         guard let hint = query["id_token_hint"] else {
             if let secret = SessionCookie.secret(in: request), try await sessions.current(request) != nil {
                 let fields = Self.forwarded.compactMap { name in
-                    query[name].map { FormPostPage.Field(name: name, value: $0) }
+                    parameters(name).map { FormPostPage.Field(name: name, value: $0) }
                 }
                 return PageRenderer.shared.response(
                     LogoutConfirmationPage(formAction: logoutPath, csrf: Self.csrf(secret: secret), fields: fields))
             }
-            return try await end(request, context: context, parameters: { query[$0] }, clientID: clientID)
+            return try await end(request, context: context, parameters: parameters, clientID: clientID)
         }
         guard let hinted = hintedClient(hint), clientID == nil || clientID == hinted else {
             return PageRenderer.shared.response(ErrorPage.invalidLogout)
         }
         clientID = hinted
-        return try await end(request, context: context, parameters: { query[$0] }, clientID: clientID)
+        return try await end(request, context: context, parameters: parameters, clientID: clientID)
     }
 
     /// `POST /oidc/logout` from the confirmation form: the CSRF token must be the session's.
@@ -87,6 +94,7 @@ struct LogoutController: Sendable {
     private func end(
         _ request: Request, context: WardenRequestContext, parameters: (String) -> String?, clientID: String?
     ) async throws -> Response {
+        var upstream: UpstreamSessions.Entry?
         if let session = try await sessions.end(request) {
             eventLog.record(
                 LogEvent(
@@ -94,9 +102,18 @@ struct LogoutController: Sendable {
                     clientID: clientID,
                     ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                     userAgent: request.headers[.userAgent], userID: session.userID))
+            upstream = try await upstreamSessions.take(sessionID: session.id)
         }
-        var response = try await destination(
-            redirect: parameters("post_logout_redirect_uri"), state: parameters("state"), clientID: clientID)
+        let redirect = try await allowedRedirect(parameters("post_logout_redirect_uri"), clientID: clientID)
+        var response: Response
+        if parameters("federated") != nil, let upstream {
+            response = Self.upstreamLogout(upstream, redirect: redirect, state: parameters("state"))
+        } else if let redirect {
+            response = AuthorizationResponseTarget(redirectURI: redirect, mode: .query, state: parameters("state"))
+                .response([])
+        } else {
+            response = PageRenderer.shared.response(SignedOutPage())
+        }
         response.setCookie(SessionCookie.expired(secure: sessions.secureCookies))
         return response
     }
@@ -117,12 +134,29 @@ struct LogoutController: Sendable {
         return jws.payload["azp"]?.stringValue ?? jws.audiences.first
     }
 
-    /// The registered `post_logout_redirect_uri` with `state`, or the signed-out page.
-    private func destination(redirect: String?, state: String?, clientID: String?) async throws -> Response {
-        guard let uri = redirect, let clientID,
-            let client = try await tenant.client(id: clientID)?.client,
+    /// `post_logout_redirect_uri` when it is one of the client's `allowed_logout_urls`.
+    private func allowedRedirect(_ redirect: String?, clientID: String?) async throws -> String? {
+        guard let uri = redirect, let clientID, let client = try await tenant.client(id: clientID)?.client,
             client.allowedLogoutURLs.contains(uri)
-        else { return PageRenderer.shared.response(SignedOutPage()) }
-        return AuthorizationResponseTarget(redirectURI: uri, mode: .query, state: state).response([])
+        else { return nil }
+        return uri
+    }
+
+    /// `?federated` after a federated login (SPEC §15): on to the upstream's `end_session_endpoint` with its ID
+    /// token as `id_token_hint` and the request's allowed `post_logout_redirect_uri` and `state` (OIDC
+    /// RP-Initiated Logout 1.0 §2).
+    private static func upstreamLogout(_ upstream: UpstreamSessions.Entry, redirect: String?, state: String?)
+        -> Response
+    {
+        var fields = [("id_token_hint", upstream.idToken)]
+        if let redirect {
+            fields.append(("post_logout_redirect_uri", redirect))
+            if let state { fields.append(("state", state)) }
+        }
+        return Response(
+            status: .found,
+            headers: [
+                .location: OIDCUpstream.url(upstream.endSessionEndpoint, fields), .cacheControl: "no-store",
+            ])
     }
 }

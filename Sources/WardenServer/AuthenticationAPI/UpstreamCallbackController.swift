@@ -11,8 +11,7 @@ import WardenWire
 struct UpstreamCallbackController: Sendable {
     let federation: FederatedLogin
     let flow: AuthorizationFlow
-    let postLogin: PostLoginCheck
-    let secondFactor: SecondFactor
+    let signIn: FederatedSignIn
     let tenant: TenantCache
     let eventLog: EventLog
     let clock: any WardenClock
@@ -61,7 +60,21 @@ struct UpstreamCallbackController: Sendable {
             return authorization.responseTarget.response(
                 OAuthError(.init(rawValue: failure.error), failure.description))
         }
-        let user = try await federation.user(for: identity, of: connection)
+        let existing = try await federation.existingUser(for: identity, of: connection)
+        if existing == nil, let candidate = try await federation.linkCandidate(for: identity) {
+            guard try await flow.transactions.consume(state.transactionID, stage: .login) != nil else {
+                throw ErrorPage.expiredTransaction
+            }
+            return try await offerLink(
+                identity, of: connection, to: candidate.user, authorization: authorization, client: client)
+        }
+        var user: User
+        if let existing {
+            user = existing
+        } else {
+            user = try await federation.newUser(
+                federation.storedIdentity(identity, of: connection), attributes: identity.profile.rootAttributes)
+        }
         guard !user.blocked else {
             _ = try await flow.transactions.consume(state.transactionID, stage: .login)
             log(.loginFailure, "The user is blocked", client: client, connection: connection, request, context)
@@ -70,22 +83,34 @@ struct UpstreamCallbackController: Sendable {
         guard try await flow.transactions.consume(state.transactionID, stage: .login) != nil else {
             throw ErrorPage.expiredTransaction
         }
-        let requiresMFA: Bool
-        switch try await postLogin.check(
-            user, client: client, answering: authorization, request: request, context: context,
-            connection: connection)
-        {
-        case .refused(let response): return response
-        case .allowed(let required): requiresMFA = required
-        }
-        let (session, cookie) = try await flow.sessions.signIn(
-            userID: user.userID, existing: try await flow.sessions.current(request), method: "connection", amr: [])
-        let login = SecondFactor.Login(
-            user: user, client: client, authorization: authorization, returnPath: nil, session: session,
-            firstFactor: .credentials, ruleRequiresMFA: requiresMFA, recordsLogin: true,
-            connection: SecondFactor.LoginConnection(connection, identityUserID: identity.userID.description))
-        return try await secondFactor.proceed(
-            login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)
+        return try await signIn.finish(
+            FederatedSignIn.Login(
+                user: user, client: client, authorization: authorization, connection: connection,
+                identityUserID: identity.userID.description, upstreamIDToken: identity.tokens?.idToken),
+            request: request, context: context)
+    }
+
+    /// Parks a first login whose verified e-mail an existing account has verified too and sends the person to
+    /// `/u/link` (SPEC §15 "Linking"): nothing is linked or created until they choose.
+    private func offerLink(
+        _ identity: UpstreamUserProfile, of connection: Connection, to user: User,
+        authorization: AuthorizationRequest, client: Client
+    ) async throws -> Response {
+        let stored = try federation.storedIdentity(identity, of: connection)
+        var transaction = LoginTransaction(authorization, returnPath: nil, clientID: client.clientID)
+        transaction.link = PendingLink(
+            userID: user.userID, connectionID: connection.id, identityUserID: identity.userID.jsonValue,
+            profileData: stored.profileData, sealedTokens: stored.sealedTokens,
+            upstreamIDToken: identity.tokens?.idToken)
+        let id = try await flow.transactions.start(transaction, stage: .link)
+        let response = Response(
+            status: .seeOther,
+            headers: [
+                .location: flow.basePath + "u/link?state=" + PercentEncoding.unreserved(id),
+                .cacheControl: "no-store",
+            ])
+        // Only this browser holds the token the form must post (``AccountLinkController``).
+        return flow.withCSRFCookie(response, token: transaction.csrf)
     }
 
     /// Logs a refused federated login with the connection's fields (SPEC §15 "Logs").

@@ -18,11 +18,17 @@ struct FederatedLogin: Sendable {
     let callbackURL: String
     let callbackPath: String
     let secureCookies: Bool
+    /// Seals kept upstream tokens (`WARDEN_DATA_KEY`); `nil` without the key.
+    let sealer: DataKeySealer?
+    /// The upstream ID token of each federated SSO session, for `/oidc/logout?federated`.
+    let sessions: UpstreamSessions
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
-        clock: any WardenClock, issuer: String, secureCookies: Bool
+        clock: any WardenClock, issuer: String, secureCookies: Bool, dataKey: [UInt8]?
     ) {
+        self.sealer = dataKey.flatMap(DataKeySealer.init(key:))
+        self.sessions = UpstreamSessions(store: artefacts, clock: clock)
         self.connections = connections
         self.users = users
         self.states = UpstreamLoginStates(store: artefacts, clock: clock)
@@ -108,40 +114,83 @@ struct FederatedLogin: Sendable {
         }
     }
 
-    /// The user `identity` of `connection` belongs to, made on its first login (SPEC §15 "Users"), with the
-    /// root attributes and profile written as `set_user_root_attributes` says.
-    func user(for identity: UpstreamUserProfile, of connection: Connection) async throws -> User {
-        let update =
-            (try? UserRootAttributesUpdate(option: connection.options["set_user_root_attributes"]))
-            ?? .onEachLogin
-        var stored = UserIdentity(
-            connectionID: connection.id,
-            identity: FederatedIdentity(
-                connection: connection.name, provider: connection.strategy, userID: identity.userID),
-            profileData: identity.profile.profileData)
-        if var record = try await users.user(
-            connectionID: connection.id, identityUserID: identity.userID.description)
-        {
-            let changes = update.changes(from: identity.profile, firstLogin: false)
-            if let attributes = changes.rootAttributes {
-                Self.apply(attributes, to: &record.user)
-                record.user.updatedAt = clock.now()
-                try await users.updateUser(record)
-            }
-            if let profile = changes.profileData {
-                stored.profileData = profile
-                try await users.updateIdentityProfile(stored)
-            }
-            return record.user
+    /// The user `identity` of `connection` belongs to (directly or linked, SPEC §15 "Linking"), its root
+    /// attributes, profile and kept tokens written as the connection says; `nil` on the identity's first login.
+    func existingUser(for identity: UpstreamUserProfile, of connection: Connection) async throws -> User? {
+        guard
+            var record = try await users.user(
+                connectionID: connection.id, identityUserID: identity.userID.description)
+        else { return nil }
+        let stored = try storedIdentity(identity, of: connection)
+        let changes = Self.rootAttributesUpdate(of: connection).changes(from: identity.profile, firstLogin: false)
+        // Root attributes come from the identity that made the user, not from one linked to it later.
+        if let attributes = changes.rootAttributes, record.user.userID == stored.identity.wardenUserID {
+            Self.apply(attributes, to: &record.user)
+            record.user.updatedAt = clock.now()
+            try await users.updateUser(record)
         }
+        if let profile = changes.profileData {
+            var updated = stored
+            updated.profileData = profile
+            try await users.updateIdentityProfile(updated)
+        }
+        if let sealed = stored.sealedTokens {
+            try await users.updateIdentityTokens(
+                connectionID: connection.id, identityUserID: identity.userID.description, sealed: sealed)
+        }
+        return record.user
+    }
+
+    /// Makes the user of a first login through a connection (SPEC §15 "Users"): `stored` is its identity, and
+    /// the user has no password and the root attributes the upstream gave.
+    func newUser(_ stored: UserIdentity, attributes: FederatedRootAttributes) async throws -> User {
         var user = User(userID: stored.identity.wardenUserID, email: nil, createdAt: clock.now())
-        Self.apply(identity.profile.rootAttributes, to: &user)
+        Self.apply(attributes, to: &user)
         try await users.insertUser(UserRecord(user: user, passwordHash: nil), identity: stored)
         return user
     }
 
+    /// The database user a first login could be linked to (SPEC §15 "Linking"): one whose verified e-mail is the
+    /// verified e-mail the upstream brought, not blocked, with a password to prove. Never linked without that
+    /// proof: `/u/link` asks for it.
+    func linkCandidate(for identity: UpstreamUserProfile) async throws -> UserRecord? {
+        let attributes = identity.profile.rootAttributes
+        guard let email = attributes.email, attributes.emailVerified,
+            let record = try await users.user(email: email),
+            record.user.emailVerified, !record.user.blocked, record.passwordHash != nil
+        else { return nil }
+        return record
+    }
+
+    /// The identity as stored: its profile, and its upstream tokens sealed when the connection keeps them
+    /// (SPEC §15 "Upstream tokens").
+    func storedIdentity(_ identity: UpstreamUserProfile, of connection: Connection) throws -> UserIdentity {
+        let federated = FederatedIdentity(
+            connection: connection.name, provider: connection.strategy, userID: identity.userID)
+        var stored = UserIdentity(
+            connectionID: connection.id, identity: federated, profileData: identity.profile.profileData)
+        if connection.options["federated_connections_access_tokens"]?["active"] == .bool(true),
+            let sealer, var tokens = identity.tokens
+        {
+            tokens.idToken = nil
+            stored.sealedTokens = try sealer.seal(
+                Array(try JSONEncoder().encode(tokens)),
+                context: Self.tokenContext(connectionID: connection.id, identityUserID: identity.userID.description))
+        }
+        return stored
+    }
+
+    /// What a sealed token set is bound to: its identity.
+    static func tokenContext(connectionID: String, identityUserID: String) -> String {
+        "user_identities.tokens|\(connectionID)|\(identityUserID)"
+    }
+
+    private static func rootAttributesUpdate(of connection: Connection) -> UserRootAttributesUpdate {
+        (try? UserRootAttributesUpdate(option: connection.options["set_user_root_attributes"])) ?? .onEachLogin
+    }
+
     /// Writes the upstream's root attributes over `user`; `email_verified` is true only when the upstream said so.
-    private static func apply(_ attributes: FederatedRootAttributes, to user: inout User) {
+    static func apply(_ attributes: FederatedRootAttributes, to user: inout User) {
         user.email = attributes.email?.lowercased()
         user.emailVerified = attributes.email != nil && attributes.emailVerified
         user.name = attributes.name

@@ -68,7 +68,9 @@ struct OAuth2Upstream: Upstream {
         guard let accessToken = tokens["access_token"]?.stringValue else {
             throw UpstreamFailure.denied("The identity provider's token response has no access_token")
         }
-        return isGitHub ? try await gitHubProfile(accessToken) : try await declarativeProfile(accessToken)
+        var identity = isGitHub ? try await gitHubProfile(accessToken) : try await declarativeProfile(accessToken)
+        identity.tokens = UpstreamTokenSet(tokenResponse: tokens)
+        return identity
     }
 
     /// `oauth2`: `GET userinfo_url` with the access token, read through `user_id_field` and `fieldsMap`.

@@ -159,7 +159,8 @@ struct OIDCUpstream: Upstream {
             throw UpstreamFailure.denied("The connection's attribute_map cannot be used: \(error)")
         }
         return UpstreamUserProfile(
-            userID: .string(subject), profile: map.profile(idTokenClaims: claims, userinfo: userinfo))
+            userID: .string(subject), profile: map.profile(idTokenClaims: claims, userinfo: userinfo),
+            tokens: UpstreamTokenSet(tokenResponse: tokens))
     }
 
     /// The token response for `code` (OIDC Core §3.1.3.1), the client authenticated with its secret.

@@ -53,6 +53,8 @@ struct SecondFactor: Sendable {
         var recordsLogin: Bool
         /// The connection the first factor came through; `nil` for the database's password (SPEC §15).
         var connection: LoginConnection? = nil
+        /// The identity this login links to ``user`` once every factor is done (SPEC §15 `/u/link`).
+        var link: PendingLink? = nil
     }
 
     /// The connection of a login, as its log events name it (SPEC §15 "Logs").
@@ -128,6 +130,9 @@ struct SecondFactor: Sendable {
         transaction.sessionID = login.session.id
         transaction.userID = login.user.userID
         transaction.recordsLogin = login.recordsLogin
+        transaction.connectionID = login.connection?.connection.id
+        transaction.identityUserID = login.connection?.identityUserID
+        transaction.link = login.link
         let page: String
         switch try await MFAEnrollments.read(userID: login.user.userID, factors: factors, store: store) {
         case let enrolled where enrolled.canUsePush:
@@ -170,6 +175,7 @@ struct SecondFactor: Sendable {
                     didMFA: session.amr.contains(.multiFactor), at: clock.now()),
                 keep: RecentLogin.kept)
         }
+        if let link = login.link { try await linkIdentity(link, to: login.user) }
         var user = login.user
         if login.recordsLogin { user = try await record(login, request: request, context: context) }
         var response: Response
@@ -182,6 +188,21 @@ struct SecondFactor: Sendable {
         }
         if let deviceCookie { response.setCookie(deviceCookie) }
         return response
+    }
+
+    /// Adds the identity a first federated login brought to the account the person just proved (SPEC §15
+    /// "Linking"). The same identity linked by a concurrent page is no error; one another user took is.
+    private func linkIdentity(_ link: PendingLink, to user: User) async throws {
+        guard link.userID == user.userID, let connection = try await store.connection(id: link.connectionID),
+            let identity = link.identity(of: connection)
+        else { throw ErrorPage.expiredTransaction }
+        do {
+            try await store.linkIdentity(identity, to: user.userID)
+        } catch StorageError.conflict {
+            let owner = try await store.user(
+                connectionID: connection.id, identityUserID: identity.identity.userID.description)
+            guard owner?.user.userID == user.userID else { throw ErrorPage.expiredTransaction }
+        }
     }
 
     /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).

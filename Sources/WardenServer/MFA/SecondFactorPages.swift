@@ -112,10 +112,14 @@ struct SecondFactorPages: Sendable {
             session.userID == userID, let user = try await flow.activeUser(of: session),
             let client = try await tenant.client(id: transaction.clientID)?.client
         else { return nil }
+        var connection: SecondFactor.LoginConnection?
+        if let id = transaction.connectionID, let found = try await store.connection(id: id) {
+            connection = SecondFactor.LoginConnection(found, identityUserID: transaction.identityUserID)
+        }
         return SecondFactor.Login(
             user: user, client: client, authorization: transaction.request, returnPath: transaction.returnPath,
             session: session, firstFactor: .session(amr: session.amr), ruleRequiresMFA: false,
-            recordsLogin: transaction.recordsLogin ?? false)
+            recordsLogin: transaction.recordsLogin ?? false, connection: connection, link: transaction.link)
     }
 
     /// What the user can use besides the page at hand.

@@ -37,7 +37,7 @@ struct UsersController {
         }
         group.get("users/:id") { _, context in
             try context.requireScope("read:users")
-            return Response.json(try await representation(try await record(context).user))
+            return Response.json(try await representation(try await record(context).user, context))
         }
         group.patch("users/:id") { request, context in
             try await audit.change("Update a User", scope: "update:users", request, context) {
@@ -54,6 +54,7 @@ struct UsersController {
             }
         }
         addRoleRoutes(to: group)
+        addIdentityRoutes(to: group)
     }
 
     /// `GET|POST|DELETE /users/{id}/roles` with `{"roles": [ids]}` (changes need `update:users`).
@@ -87,7 +88,7 @@ struct UsersController {
 
     static let notFound = ManagementError.notFound("user", "The user does not exist.")
 
-    private func record(_ context: WardenRequestContext) async throws -> UserRecord {
+    func record(_ context: WardenRequestContext) async throws -> UserRecord {
         let id = try ManagementRequest.parameter("id", of: context)
         guard let record = try await runtime.store.user(id: id) else { throw Self.notFound }
         return record
@@ -241,14 +242,18 @@ struct UsersController {
         return .object(members)
     }
 
-    /// The users as ``representation(_:identities:)`` shows them, their identities read in one query.
-    func representations(_ users: [User]) async throws -> [JSONValue] {
+    /// The users as ``representation(_:identities:)`` shows them, their identities read in one query (with the
+    /// upstream tokens when `context`'s token holds `read:user_idp_tokens`).
+    func representations(_ users: [User], _ context: WardenRequestContext? = nil) async throws -> [JSONValue] {
         let identities = try await runtime.store.identities(ofUsers: users.map(\.userID))
-        return users.map { Self.representation($0, identities: identities[$0.userID] ?? []) }
+        return users.map { user in
+            let stored = identities[user.userID] ?? []
+            return Self.representation(user, identities: context.map { revealingTokens(stored, $0) } ?? stored)
+        }
     }
 
-    /// One user as ``representations(_:)`` shows it.
-    func representation(_ user: User) async throws -> JSONValue {
-        try await representations([user])[0]
+    /// One user as ``representations(_:_:)`` shows it.
+    func representation(_ user: User, _ context: WardenRequestContext? = nil) async throws -> JSONValue {
+        try await representations([user], context)[0]
     }
 }

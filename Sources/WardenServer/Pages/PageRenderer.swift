@@ -23,6 +23,7 @@ struct PageRenderer: Sendable {
             EnrollmentTicketPage.template: PageTemplates.enrollmentTicket,
             HomePage.template: HomePage.source,
             LogoutConfirmationPage.template: LogoutConfirmationPage.source,
+            AccountLinkPage.template: AccountLinkPage.source,
             MFAEnrollPage.template: MFAEnrollPage.source,
             MFAPushPage.template: MFAPushPage.source,
             MFACodePage.template: MFACodePage.source,

@@ -16,6 +16,8 @@ struct LoginTransaction: Codable, Sendable {
         case mfa = "mfa_tx"
         /// The second factor was done and a new recovery code is shown; consumed by "Continue".
         case mfaDone = "mfa_done"
+        /// A first federated login offers to link an existing account (SPEC §15 `/u/link`).
+        case link = "link_tx"
     }
 
     static let lifetime: Double = 3600
@@ -38,6 +40,12 @@ struct LoginTransaction: Codable, Sendable {
     /// MFA stages: the login is logged `s` once the second factor is done (a password or a session transfer
     /// token, not an SSO session).
     var recordsLogin: Bool?
+    /// MFA stages of a federated login: the connection and the upstream's id, for the `s` log (SPEC §15).
+    var connectionID: String?
+    var identityUserID: String?
+    /// Link and MFA stages: the identity a first federated login would add to an existing account, linked
+    /// only once that account is proven (SPEC §15 "Linking").
+    var link: PendingLink?
 
     /// The enrolment ticket a login offers as a QR code, and what its TOTP secret is.
     struct PendingEnrollment: Codable, Sendable {
@@ -61,6 +69,9 @@ struct LoginTransaction: Codable, Sendable {
         case userID = "user_id"
         case enrollment
         case recordsLogin = "records_login"
+        case connectionID = "connection_id"
+        case identityUserID = "identity_user_id"
+        case link
     }
 
     /// A login that answers `request`, or else returns to `returnPath`, for `clientID`.
@@ -84,6 +95,38 @@ struct LoginTransaction: Codable, Sendable {
         self.returnPath = returnPath
         self.clientID = clientID
         self.csrf = RandomToken.make()
+    }
+}
+
+/// The identity of a first federated login waiting to be linked to the existing account `userID` (SPEC §15
+/// "Linking"): everything needed to store it, or to make it a user of its own instead; its kept tokens only
+/// sealed.
+struct PendingLink: Codable, Sendable {
+    var userID: String
+    var connectionID: String
+    /// The upstream's id (a JSON number for GitHub).
+    var identityUserID: JSONValue
+    var profileData: [String: JSONValue]
+    var sealedTokens: String?
+    /// The upstream's ID token, for `/oidc/logout?federated`.
+    var upstreamIDToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case connectionID = "connection_id"
+        case identityUserID = "identity_user_id"
+        case profileData = "profile_data"
+        case sealedTokens = "sealed_tokens"
+        case upstreamIDToken = "upstream_id_token"
+    }
+
+    /// The identity as stored, for `connection`.
+    func identity(of connection: Connection) -> UserIdentity? {
+        guard let id = UpstreamUserID(identityUserID) else { return nil }
+        return UserIdentity(
+            connectionID: connection.id,
+            identity: FederatedIdentity(connection: connection.name, provider: connection.strategy, userID: id),
+            profileData: profileData, sealedTokens: sealedTokens)
     }
 }
 

@@ -6,6 +6,8 @@ struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
     /// Names that occur more than once.
     private(set) var repeated: Set<String> = []
+    /// Every name that occurs, with a value or without (a flag such as `/oidc/logout?federated`).
+    private(set) var names: Set<String> = []
 
     /// Parses `query`; `nil` when it is not valid form encoding (WHATWG URL §5.1).
     init?(_ query: String?) {
@@ -16,6 +18,7 @@ struct QueryParameters: Sendable {
                 let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
             else { return nil }
             if !seen.insert(name).inserted { repeated.insert(name) }
+            names.insert(name)
             if !value.isEmpty, values[name] == nil { values[name] = value }
         }
     }
