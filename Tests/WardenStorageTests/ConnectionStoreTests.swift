@@ -7,7 +7,7 @@ import WardenWire
 
 @Suite("ConnectionStore (SPEC §15)")
 struct ConnectionStoreTests {
-    private static func connection(_ strategy: ConnectionStrategy = .oidc) -> Connection {
+    static func connection(_ strategy: ConnectionStrategy = .oidc) -> Connection {
         let name = "c-" + UUID().uuidString.lowercased().prefix(12)
         var connection = Connection(id: uniqueID("con"), name: String(name), strategy: strategy)
         connection.options = ["client_id": "upstream-app", "client_secret": "s3cret", "issuer": "https://idp.test/"]
@@ -162,6 +162,71 @@ struct UserIdentityStoreTests {
             #expect(stored[databaseUser.user.userID] == nil)
             #expect(try await store.deleteUser(id: federated.user.userID))
             #expect(try await store.user(connectionID: connection.id, identityUserID: "1234567") == nil)
+        }
+    }
+
+    @Test(
+        "Linking moves identities in one transaction; unlinking makes the identity a user again",
+        arguments: TestDatabase.available)
+    func linking(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let connection = ConnectionStoreTests.connection()
+            try await store.insertConnection(connection, enabledClients: [])
+            func identity(_ id: String) -> UserIdentity {
+                UserIdentity(
+                    connectionID: connection.id,
+                    identity: FederatedIdentity(connection: connection.name, provider: .oidc, userID: .string(id)),
+                    profileData: ["email": .string("\(id)@idp.test")], sealedTokens: "v1.sealed-\(id)")
+            }
+            let primary = Self.user("auth0|\(uniqueID("p"))", email: "p-\(uniqueID("e"))@example.com")
+            try await store.insertUser(primary)
+            let first = identity(uniqueID("a"))
+            let secondary = Self.user(first.identity.wardenUserID, email: nil)
+            try await store.insertUser(secondary, identity: first)
+
+            // /u/link: a new identity joins an existing user; a second time (any user) is a conflict.
+            let second = identity(uniqueID("b"))
+            try await store.linkIdentity(second, to: primary.user.userID)
+            await #expect(throws: StorageError.conflict("The identity belongs to a user already")) {
+                try await store.linkIdentity(second, to: secondary.user.userID)
+            }
+            await #expect(throws: StorageError.notFound) {
+                try await store.linkIdentity(identity(uniqueID("c")), to: "auth0|nobody")
+            }
+
+            // Management linking: the secondary's identities move, the secondary goes.
+            try await store.mergeUser(secondary.user.userID, into: primary.user.userID)
+            #expect(try await store.user(id: secondary.user.userID) == nil)
+            #expect(try await store.identities(ofUsers: [primary.user.userID])[primary.user.userID] == [first, second])
+            #expect(
+                try await store.user(connectionID: connection.id, identityUserID: first.identity.userID.description)?
+                    .user.userID == primary.user.userID)
+            await #expect(throws: StorageError.notFound) {
+                try await store.mergeUser(secondary.user.userID, into: primary.user.userID)
+            }
+
+            // Tokens are replaced in place.
+            try await store.updateIdentityTokens(
+                connectionID: connection.id, identityUserID: first.identity.userID.description, sealed: "v1.new")
+            let tokens = try await store.identities(ofUsers: [primary.user.userID])[primary.user.userID]?
+                .first { $0.identity == first.identity }?.sealedTokens
+            #expect(tokens == "v1.new")
+
+            // Unlinking: the identity leaves the primary for a user of its own, in one transaction.
+            let unlinked = Self.user(first.identity.wardenUserID, email: "\(first.identity.userID)@idp.test")
+            try await store.unlinkIdentity(
+                connectionID: connection.id, identityUserID: first.identity.userID.description,
+                from: primary.user.userID, into: unlinked)
+            #expect(try await store.user(id: unlinked.user.userID) == unlinked)
+            #expect(
+                try await store.identities(ofUsers: [primary.user.userID])[primary.user.userID]?.map(\.identity) == [
+                    second.identity
+                ])
+            await #expect(throws: StorageError.self) {
+                try await store.unlinkIdentity(
+                    connectionID: connection.id, identityUserID: first.identity.userID.description,
+                    from: primary.user.userID, into: Self.user("oidc|other|\(uniqueID("x"))", email: nil))
+            }
         }
     }
 }

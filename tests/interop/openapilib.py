@@ -41,6 +41,7 @@ EXPECTED_OPERATIONS = {
     ("/api/v2/users", "get"), ("/api/v2/users", "post"), ("/api/v2/users/{id}", "get"),
     ("/api/v2/users/{id}", "patch"), ("/api/v2/users/{id}", "delete"), ("/api/v2/users-by-email", "get"),
     ("/api/v2/users/{id}/roles", "get"), ("/api/v2/users/{id}/roles", "post"), ("/api/v2/users/{id}/roles", "delete"),
+    ("/api/v2/users/{id}/identities", "post"), ("/api/v2/users/{id}/identities/{provider}/{user_id}", "delete"),
     ("/api/v2/roles", "get"), ("/api/v2/roles", "post"), ("/api/v2/roles/{id}", "get"), ("/api/v2/roles/{id}", "patch"),
     ("/api/v2/roles/{id}", "delete"), ("/api/v2/roles/{id}/permissions", "get"),
     ("/api/v2/roles/{id}/permissions", "post"), ("/api/v2/roles/{id}/permissions", "delete"),
@@ -71,6 +72,9 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/users/{id}/roles", "post"): "update:users",
     ("/api/v2/users/{id}/roles", "delete"): "update:users",
     ("/api/v2/users/{id}/roles", "get"): "read:users",
+    # SPEC §15 "Linking"
+    ("/api/v2/users/{id}/identities", "post"): "update:users",
+    ("/api/v2/users/{id}/identities/{provider}/{user_id}", "delete"): "update:users",
     ("/api/v2/roles/{id}/permissions", "post"): "update:roles",
     ("/api/v2/roles/{id}/permissions", "delete"): "update:roles",
     ("/api/v2/roles/{id}/permissions", "get"): "read:roles",

@@ -29,7 +29,8 @@ from pkcelib import (authorize_url, code_exchange, create_public_client, create_
                      new_verifier)
 from openapilib import (CONNECTION, EXPECTED_OPERATIONS, JSON_MEDIA, NDJSON_MEDIA, RESOURCE_SCOPES, SCOPE_EXCEPTIONS,
                         VERB_SCOPES, Api, Spec, escape, media_type)
-from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, expect_status, json_of, uid
+from federationlib import callback_params, oidc_federation, upstream_warden
+from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, expect_status, json_of, uid, verify_jwt
 
 
 @pytest.fixture(scope="module")
@@ -878,6 +879,34 @@ def test_device_transactions_consent_and_answers(api, warden):
 
 # ------------------------------------------------------------------------------------------ coverage
 # --------------------------------------------------------------------- management: MFA settings, bulk users
+def test_linking_user_identities(api, warden):
+    """SPEC §15 "Linking": a federated user (a login through a second Warden) linked to a database user and
+    unlinked again, with the error statuses."""
+    with upstream_warden() as upstream, oidc_federation(warden, upstream) as federation:
+        verifier = new_verifier()
+        answer = federation.upstream_answer(requests.Session(), verifier)
+        params = callback_params(federation.deliver(answer.session, answer.params))
+        tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"], verifier,
+                                                     federation.redirect_uri), 200))
+        secondary = verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]
+        primary = create_user(warden).user_id
+        identity = secondary.split("|", 1)[1]
+        api.error(400, "invalid_body", "POST", "/api/v2/users/{id}/identities", ids={"id": primary},
+                  json={"provider": "oidc", "user_id": identity + "-nobody"})
+        api.error(404, "inexistent_user", "POST", "/api/v2/users/{id}/identities", ids={"id": primary + "x"},
+                  json={"provider": "oidc", "user_id": identity})
+        linked = api.expect(201, "POST", "/api/v2/users/{id}/identities", ids={"id": primary},
+                            json={"provider": "oidc", "user_id": identity}).json()
+        assert [i["provider"] for i in linked] == ["auth0", "oidc"]
+        path = "/api/v2/users/{id}/identities/{provider}/{user_id}"
+        api.error(400, "invalid_body", "DELETE", path,
+                  ids={"id": primary, "provider": "auth0", "user_id": primary.split("|", 1)[1]})
+        left = api.expect(200, "DELETE", path, ids={"id": primary, "provider": "oidc", "user_id": identity}).json()
+        assert [i["provider"] for i in left] == ["auth0"]
+        api.error(404, "inexistent_user", "DELETE", path, ids={"id": primary + "x", "provider": "oidc",
+                                                                "user_id": identity})
+
+
 def test_mfa_settings_and_a_users_second_factors(api, warden):
     """SPEC §12: the factors and policies (restored at the end: sign-in is the other tests'), a recovery code, the
     removal of every authenticator."""
