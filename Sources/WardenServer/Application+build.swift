@@ -31,7 +31,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let secondFactor = runtime.secondFactor(flow: flow)
     let federation = FederatedLogin(
         connections: runtime.store, users: runtime.store, artefacts: runtime.store, http: runtime.upstream,
-        clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies,
+        keys: runtime.keys, clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies,
         dataKey: runtime.configuration.dataKey)
     let passwords = PasswordAuthenticator(
         store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,

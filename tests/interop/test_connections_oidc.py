@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import requests
+from joserfc.jwk import RSAKey
 from urllib.parse import parse_qsl, urljoin
 
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
@@ -178,3 +179,20 @@ def test_identifier_first_sends_an_aliased_domain_to_its_connection(federation):
     other = session.post(urljoin(r.url, form.action), data={**form.hidden(), "username": "pat@elsewhere.test"},
                          timeout=HTTP_TIMEOUT)
     assert other.status_code == 200 and parse_page(other.text).forms[0].has_password(), describe(other)
+
+
+@pytest.mark.parametrize("aud_format", ["issuer", "token_endpoint"])
+def test_private_key_jwt_authenticates_warden_with_its_own_key(warden, upstream, aud_format):
+    """SPEC §15 `token_endpoint_auth_method: private_key_jwt`: Warden signs its client assertion with its own key
+    (published at its JWKS), `aud` as `token_endpoint_jwtca_aud_format` says; the upstream knows no secret."""
+    pems = [RSAKey.import_key(k).as_pem(private=False).decode() for k in warden.jwks()["keys"] if k["kty"] == "RSA"]
+    with oidc_federation(warden, upstream, token_endpoint_auth_method="private_key_jwt",
+                         token_endpoint_jwtca_aud_format=aud_format) as federation:
+        app_id = federation.connection["options"]["client_id"]
+        expect_status(upstream.mgmt("PATCH", f"clients/{app_id}", json={
+            "token_endpoint_auth_method": None, "client_authentication_methods": {"private_key_jwt": {"credentials": [
+                {"credential_type": "public_key", "name": f"broker-{i}", "pem": pem} for i, pem in enumerate(pems)]}}}),
+            200)
+        assert "client_secret" not in federation.connection["options"]
+        claims = sign_in(federation)
+        assert claims["sub"] == f"oidc|{federation.name}|{federation.person.user_id}"

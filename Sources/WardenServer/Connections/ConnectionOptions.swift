@@ -49,12 +49,17 @@ struct ConnectionOptions {
     /// `oidc` (SPEC §15): the settings, then the discovery document filling what is absent.
     private func oidc(_ body: ManagementBody) async throws -> [String: JSONValue] {
         _ = try body.requiredString("client_id")
-        _ = try body.string("client_secret")
-        // SPEC §15 also names `front_channel` and `private_key_jwt`; this version signs in through the back channel
-        // with the client secret only, and says so rather than accept a connection that could not sign anyone in.
-        _ = try body.string("type", oneOf: ["back_channel"])
-        _ = try body.string("token_endpoint_auth_method", oneOf: ["client_secret_post"])
-        _ = try body.requiredString("client_secret")
+        // The back channel authenticates at the token endpoint with the secret or Warden's own key; the front
+        // channel (an ID token in a `form_post`) needs neither.
+        let type = try body.string("type", oneOf: ["back_channel", "front_channel"]) ?? "back_channel"
+        let method =
+            try body.string("token_endpoint_auth_method", oneOf: ["client_secret_post", "private_key_jwt"])
+            ?? "client_secret_post"
+        if type == "back_channel" && method == "client_secret_post" {
+            _ = try body.requiredString("client_secret")
+        } else {
+            _ = try body.string("client_secret")
+        }
         _ = try body.string("token_endpoint_jwtca_aud_format", oneOf: ["issuer", "token_endpoint"])
         try Self.scope(body, requiringOpenID: true)
         if let settings = try body.object("connection_settings", allowed: ["pkce"]) {

@@ -13,6 +13,8 @@ struct FederatedLogin: Sendable {
     let states: UpstreamLoginStates
     let http: UpstreamHTTP
     let keySets: UpstreamKeySets
+    /// Warden's signing keys, for `private_key_jwt` to upstreams.
+    let keys: KeyManager
     let clock: any WardenClock
     /// `{issuer}login/callback`, and its path (the binding cookie's).
     let callbackURL: String
@@ -25,8 +27,9 @@ struct FederatedLogin: Sendable {
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
-        clock: any WardenClock, issuer: String, secureCookies: Bool, dataKey: [UInt8]?
+        keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, dataKey: [UInt8]?
     ) {
+        self.keys = keys
         self.sealer = dataKey.flatMap(DataKeySealer.init(key:))
         self.sessions = UpstreamSessions(store: artefacts, clock: clock)
         self.connections = connections
@@ -106,7 +109,9 @@ struct FederatedLogin: Sendable {
     func upstream(for connection: Connection) throws -> any Upstream {
         switch connection.strategy {
         case .oidc, .googleOAuth2:
-            OIDCUpstream(connection: connection, http: http, keySets: keySets, clock: clock, callbackURL: callbackURL)
+            OIDCUpstream(
+                connection: connection, http: http, keySets: keySets, keys: keys, clock: clock,
+                callbackURL: callbackURL)
         case .oauth2, .github:
             OAuth2Upstream(connection: connection, http: http, callbackURL: callbackURL)
         default:

@@ -86,6 +86,8 @@ struct OIDCUpstream: Upstream {
     let connection: Connection
     let http: UpstreamHTTP
     let keySets: UpstreamKeySets
+    /// Warden's signing keys: they sign the `private_key_jwt` assertion to the upstream.
+    let keys: KeyManager
     let clock: any WardenClock
     /// `{issuer}login/callback`, the `redirect_uri` of every upstream request.
     let callbackURL: String
@@ -93,10 +95,14 @@ struct OIDCUpstream: Upstream {
     private var options: [String: JSONValue] { connection.options }
     private var metadata: [String: JSONValue] { options["oidc_metadata"]?.objectValue ?? [:] }
     var issuer: String { options["issuer"]?.stringValue ?? "" }
+    /// `type: front_channel` (SPEC §15): the ID token comes straight back in a `form_post`, without a code.
+    var isFrontChannel: Bool { options["type"]?.stringValue == "front_channel" }
 
     /// The PKCE method to use (SPEC §15 `connection_settings.pkce`): `auto` is S256 when the upstream lists it.
+    /// The front channel has no code, so no PKCE.
     var pkceMethod: String? {
-        switch options["connection_settings"]?["pkce"]?.stringValue ?? "auto" {
+        guard !isFrontChannel else { return nil }
+        return switch options["connection_settings"]?["pkce"]?.stringValue ?? "auto" {
         case "S256": "S256"
         case "plain": "plain"
         case "disabled": nil
@@ -111,10 +117,12 @@ struct OIDCUpstream: Upstream {
     func authorizationURL(state: String, nonce: String, verifier: String?, request: AuthorizationRequest) -> String {
         let scopes = Self.scopes(options["scope"], default: ["openid", "profile", "email"], adding: request)
         var fields: [(String, String)] = [
-            ("response_type", "code"), ("client_id", options["client_id"]?.stringValue ?? ""),
+            ("response_type", isFrontChannel ? "id_token" : "code"),
+            ("client_id", options["client_id"]?.stringValue ?? ""),
             ("redirect_uri", callbackURL), ("scope", scopes.joined(separator: " ")), ("state", state),
             ("nonce", nonce),
         ]
+        if isFrontChannel { fields.append(("response_mode", "form_post")) }
         if let verifier, let method = pkceMethod {
             fields.append(("code_challenge", method == "S256" ? SecretHash.sha256Base64URL(verifier) : verifier))
             fields.append(("code_challenge_method", method))
@@ -142,10 +150,19 @@ struct OIDCUpstream: Upstream {
             throw UpstreamFailure.denied("The identity provider's answer failed the iss check (RFC 9207): \(verdict)")
         }
         if let refusal = Self.refusal(callback) { throw refusal }
-        guard let code = callback["code"], !code.isEmpty else {
-            throw UpstreamFailure.denied("The identity provider's answer has no code")
+        let tokens: [String: JSONValue]
+        if isFrontChannel {
+            // OIDC Core §3.2.2.5 with `response_mode=form_post`: the ID token is the answer; no access token.
+            guard let idToken = callback["id_token"], !idToken.isEmpty else {
+                throw UpstreamFailure.denied("The identity provider's answer has no id_token")
+            }
+            tokens = ["id_token": .string(idToken)]
+        } else {
+            guard let code = callback["code"], !code.isEmpty else {
+                throw UpstreamFailure.denied("The identity provider's answer has no code")
+            }
+            tokens = try await exchange(code, verifier: state.codeVerifier)
         }
-        let tokens = try await exchange(code, verifier: state.codeVerifier)
         guard let idToken = tokens["id_token"]?.stringValue else {
             throw UpstreamFailure.denied("The identity provider's token response has no id_token")
         }
@@ -163,17 +180,43 @@ struct OIDCUpstream: Upstream {
             tokens: UpstreamTokenSet(tokenResponse: tokens))
     }
 
-    /// The token response for `code` (OIDC Core §3.1.3.1), the client authenticated with its secret.
+    /// The token response for `code` (OIDC Core §3.1.3.1), the client authenticated with its secret or, with
+    /// `token_endpoint_auth_method: private_key_jwt`, an assertion Warden signs (OIDC Core §9).
     private func exchange(_ code: String, verifier: String?) async throws -> [String: JSONValue] {
+        let clientID = options["client_id"]?.stringValue ?? ""
+        let url = options["token_endpoint"]?.stringValue ?? ""
         var form = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL),
-            ("client_id", options["client_id"]?.stringValue ?? ""),
+            ("client_id", clientID),
         ]
-        if let secret = options["client_secret"]?.stringValue { form.append(("client_secret", secret)) }
+        if options["token_endpoint_auth_method"]?.stringValue == "private_key_jwt" {
+            form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
+            form.append(("client_assertion", try await assertion(clientID: clientID, tokenEndpoint: url)))
+        } else if let secret = options["client_secret"]?.stringValue {
+            form.append(("client_secret", secret))
+        }
         if let verifier, pkceMethod != nil { form.append(("code_verifier", verifier)) }
-        let url = options["token_endpoint"]?.stringValue ?? ""
         return try await Self.tokenResponse { () async throws in
             try await http.postForm(url, form)
+        }
+    }
+
+    /// The `private_key_jwt` client assertion (RFC 7523 §3, OIDC Core §9), signed with Warden's current RS256
+    /// key, whose public half the upstream reads at `{issuer}.well-known/jwks.json`: `iss` and `sub` the client
+    /// id, `aud` the upstream's issuer or, with `token_endpoint_jwtca_aud_format: token_endpoint`, its token
+    /// endpoint; one minute of life, a fresh `jti`.
+    private func assertion(clientID: String, tokenEndpoint: String) async throws -> String {
+        let audience =
+            options["token_endpoint_jwtca_aud_format"]?.stringValue == "token_endpoint" ? tokenEndpoint : issuer
+        let now = Int(clock.now().timeIntervalSince1970)
+        let payload = JSONValue.serializedObject([
+            ("iss", .string(clientID)), ("sub", .string(clientID)), ("aud", .string(audience)),
+            ("jti", .string(RandomToken.make())), ("iat", .number(Double(now))), ("exp", .number(Double(now + 60))),
+        ])
+        do {
+            return try await keys.currentKey(for: .rs256).sign(payload: payload)
+        } catch {
+            throw UpstreamFailure.denied("Warden could not sign its client assertion: \(error)")
         }
     }
 

@@ -279,7 +279,7 @@ struct GoogleConnectionTests {
             let connection = try #require(try await warden.runtime.store.connection(id: id))
             let upstream = OIDCUpstream(
                 connection: connection, http: .shared,
-                keySets: UpstreamKeySets(http: .shared, clock: warden.runtime.clock),
+                keySets: UpstreamKeySets(http: .shared, clock: warden.runtime.clock), keys: warden.runtime.keys,
                 clock: warden.runtime.clock, callbackURL: "https://warden.example/login/callback")
             var request = AuthorizationRequest(
                 clientID: "app", redirectURI: "https://app.example/cb", responseMode: .query, state: "s",
