@@ -111,7 +111,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         .add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)
     HomePage.addRoutes(to: router, issuer: runtime.issuer)
-    runtime.makeConsoleController().addRoutes(to: router)
+    runtime.makeConsoleController(federation: federation).addRoutes(to: router)
     router.middlewares.add(UnmatchedRouteMiddleware(routes: router.routes))
     return router
 }

@@ -53,7 +53,7 @@ extension WardenRuntime {
     }
 
     /// The admin console (SPEC §14) with the pieces it uses.
-    func makeConsoleController() -> ConsoleController {
+    func makeConsoleController(federation: FederatedLogin) -> ConsoleController {
         ConsoleController(
             sessions: ConsoleSessions(artefacts: store, clock: clock, secureCookies: !configuration.isPlainHTTP),
             codes: makeAuthorizationCodeGrant(issuer: makeTokenIssuer()), logins: store, users: store, roles: store,
@@ -61,7 +61,7 @@ extension WardenRuntime {
             pendingRequests: store, requestsByConsent: store, backchannel: backchannelService,
             mfaSettings: store, tenant: cache,
             store: store, runtime: self, clock: clock, issuer: issuer,
-            trustedProxies: trustedProxies)
+            trustedProxies: trustedProxies, federation: federation)
     }
 
     /// The life of a CIBA request: `/bc-authorize`, the approval page and the devices' answers.

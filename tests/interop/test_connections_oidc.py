@@ -10,6 +10,7 @@ import requests
 from joserfc.jwk import RSAKey
 from urllib.parse import parse_qsl, urljoin
 
+from test_console import signed_in_admin
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
 from pkcelib import authorize_url, code_exchange, hosted_login, new_verifier, parse_page
 from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt, wait_until
@@ -196,3 +197,26 @@ def test_private_key_jwt_authenticates_warden_with_its_own_key(warden, upstream,
         assert "client_secret" not in federation.connection["options"]
         claims = sign_in(federation)
         assert claims["sub"] == f"oidc|{federation.name}|{federation.person.user_id}"
+
+
+def test_the_console_try_shows_the_profile_and_signs_no_one_in(warden, federation):
+    """SPEC §15 "Console": "Try" runs a login through the connection in the admin's browser and shows the profile
+    Warden would store; no user is made and the admin's session stays theirs."""
+    browser, admin, csrf = signed_in_admin(warden)
+    path = f"admin/connections/{federation.connection['id']}"
+    r = browser.post(warden.url(path + "/try"), data={"csrf": "forged"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403, describe(r)
+    r = browser.post(warden.url(path + "/try"), data={"csrf": csrf}, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302 and r.headers["Location"].startswith(federation.upstream.url("authorize")), describe(r)
+    answer = hosted_login(federation.upstream, r.headers["Location"], redirect_uri=warden.url("login/callback"),
+                          email=federation.person.email, password=federation.person.password, session=browser)
+    back = federation.deliver(browser, answer.params)
+    assert back.status_code == 303 and f"/{path}/try?result=" in back.headers["Location"], describe(back)
+    shown = browser.get(urljoin(back.url, back.headers["Location"]), timeout=HTTP_TIMEOUT)
+    assert shown.status_code == 200, describe(shown)
+    assert f"oidc|{federation.name}|{federation.person.user_id}" in shown.text
+    assert "profileData.email" in shown.text and federation.person.email.lower() in shown.text
+    assert users_of(federation) == [], "a try makes no user"
+    # Another admin's browser cannot read the result without a console session.
+    stranger = requests.get(urljoin(back.url, back.headers["Location"]), allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert stranger.status_code in (302, 303) and "text/html" in stranger.headers.get("Content-Type", "text/html")

@@ -46,6 +46,7 @@ struct UpstreamCallbackController: Sendable {
         guard let id = fields["state"],
             let state = try await federation.states.consume(id, browser: UpstreamBindingCookie.value(in: request))
         else { throw ErrorPage.unknownUpstreamState }
+        if state.trial == true { return try await trial(fields, state: state) }
         guard let transaction = try await flow.transactions.peek(state.transactionID, stage: .login),
             let authorization = transaction.request,
             let client = try await tenant.client(id: transaction.clientID)?.client,
@@ -88,6 +89,28 @@ struct UpstreamCallbackController: Sendable {
                 user: user, client: client, authorization: authorization, connection: connection,
                 identityUserID: identity.userID.description, upstreamIDToken: identity.tokens?.idToken),
             request: request, context: context)
+    }
+
+    /// The end of the console's "Try" (SPEC §15 "Console"): what the upstream proved, kept for the console page
+    /// it returns to; nobody is signed in, no user made or changed.
+    private func trial(_ fields: [String: String], state: UpstreamLoginState) async throws -> Response {
+        guard let connection = try await federation.connections.connection(id: state.connectionID) else {
+            throw ErrorPage.expiredTransaction
+        }
+        var outcome: ConnectionTrials.Outcome
+        do {
+            outcome = ConnectionTrials.outcome(
+                try await federation.upstream(for: connection).identity(from: fields, state: state), of: connection)
+        } catch let failure as UpstreamFailure {
+            outcome = ConnectionTrials.Outcome(connectionID: connection.id, failure: failure.description)
+        }
+        let id = try await federation.trials.keep(outcome)
+        return Response(
+            status: .seeOther,
+            headers: [
+                .location: flow.basePath + "admin/connections/\(connection.id)/try?result=\(id)",
+                .cacheControl: "no-store",
+            ])
     }
 
     /// Parks a first login whose verified e-mail an existing account has verified too and sends the person to

@@ -24,6 +24,8 @@ struct FederatedLogin: Sendable {
     let sealer: DataKeySealer?
     /// The upstream ID token of each federated SSO session, for `/oidc/logout?federated`.
     let sessions: UpstreamSessions
+    /// The console's "Try" outcomes.
+    let trials: ConnectionTrials
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
@@ -32,6 +34,7 @@ struct FederatedLogin: Sendable {
         self.keys = keys
         self.sealer = dataKey.flatMap(DataKeySealer.init(key:))
         self.sessions = UpstreamSessions(store: artefacts, clock: clock)
+        self.trials = ConnectionTrials(store: artefacts, clock: clock)
         self.connections = connections
         self.users = users
         self.states = UpstreamLoginStates(store: artefacts, clock: clock)
@@ -82,16 +85,18 @@ struct FederatedLogin: Sendable {
         return (connection.options["domain_aliases"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() }
     }
 
-    /// The redirect to `connection`'s upstream for the login transaction `transactionID`, with the binding cookie.
+    /// The redirect to `connection`'s upstream for the login transaction `transactionID` (none for the console's
+    /// `trial`), with the binding cookie.
     func start(
-        _ authorization: AuthorizationRequest, transactionID: String, connection: Connection, request: Request
+        _ authorization: AuthorizationRequest, transactionID: String, connection: Connection, request: Request,
+        trial: Bool = false
     ) async throws -> Response {
         let browser = UpstreamBindingCookie.value(in: request) ?? RandomToken.make()
         let upstream = try upstream(for: connection)
         let verifier = upstream.pkceMethod == nil ? nil : RandomToken.make()
         let state = UpstreamLoginState(
             transactionID: transactionID, connectionID: connection.id, browserHash: SecretHash.sha256Hex(browser),
-            nonce: RandomToken.make(), codeVerifier: verifier)
+            nonce: RandomToken.make(), codeVerifier: verifier, trial: trial ? true : nil)
         let id = try await states.start(state)
         var response = Response(
             status: .found,

@@ -18,6 +18,8 @@ struct UpstreamLoginState: Codable, Sendable {
     var nonce: String
     /// The PKCE verifier of the `code_challenge` sent, when one was (RFC 7636).
     var codeVerifier: String?
+    /// The console's "Try" (``ConnectionTrials``): the callback shows what it found and signs no one in.
+    var trial: Bool?
 
     static let kind = "upstream_state"
     static let lifetime: Double = 600
@@ -28,6 +30,7 @@ struct UpstreamLoginState: Codable, Sendable {
         case browserHash = "browser_hash"
         case nonce
         case codeVerifier = "code_verifier"
+        case trial
     }
 }
 

@@ -227,12 +227,49 @@ struct ConsoleConnectionPage: Page {
         {{> form_fields}}
         <button type="submit">Save the applications</button>
         </form>{{/clientsForm}}
-        {{^isDatabase}}<form class="card settings" method="post" action="{{path}}/delete">
+        {{^isDatabase}}<form class="card settings" method="post" action="{{path}}/try">
+        <h2>Try</h2>
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <p class="hint">Sign in through this provider in this browser and see the profile Warden would store.
+        Nobody is signed in to Warden and no user is made.</p>
+        <button type="submit" class="secondary">Try the connection</button>
+        </form>
+        <form class="card settings" method="post" action="{{path}}/delete">
         <h2>Delete</h2>
         <input type="hidden" name="csrf" value="{{chrome.csrf}}">
         <p class="hint">Deleting the connection also deletes the users who signed in through it.</p>
         <button type="submit" class="danger">Delete the connection and its users</button>
         </form>{{/isDatabase}}
+        {{/page}}{{/content}}{{/layout}}
+        """
+}
+
+/// The outcome of a connection's "Try" (SPEC §15 "Console"): the user id Warden would make or find and the
+/// identity it would store, or why the upstream login failed.
+struct ConsoleConnectionTrialPage: Page {
+    static let template = "console_connection_trial"
+    var title: String
+    var chrome: ConsoleChrome
+    /// The connection's page.
+    var path: String
+    var failure: String?
+    var userID: String?
+    /// The identity as `identities[]` would show it, member by member.
+    var identity: [ConsoleUserPage.Detail]
+
+    static let source = """
+        {{<layout}}{{$content}}{{#page}}
+        <p><a href="{{path}}">← The connection</a></p>
+        {{#failure}}<p class="message" role="alert">The sign-in failed: {{failure}}</p>
+        <p class="hint">Check the connection's client id, secret and endpoints, and that the provider lists
+        Warden's callback as a redirect URI; then try again.</p>{{/failure}}
+        {{#userID}}<section class="card"><h2>The user</h2>
+        <p>A login through this connection signs in as <code>{{userID}}</code> (made on its first login).</p>
+        <h2>The identity Warden would store</h2>
+        <dl class="details">{{#identity}}<dt>{{name}}</dt><dd><code>{{value}}</code></dd>{{/identity}}</dl>
+        </section>{{/userID}}
+        <form method="post" action="{{path}}/try"><input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <button type="submit" class="secondary">Try again</button></form>
         {{/page}}{{/content}}{{/layout}}
         """
 }

@@ -44,6 +44,60 @@ extension ConsoleController {
             }
         }
         addConnectionChangeRoutes(to: admin, connections)
+        addConnectionTrialRoutes(to: admin, connections)
+    }
+
+    /// "Try" (SPEC §15 "Console"): `POST …/try` sends the admin's browser through the connection's upstream, and
+    /// the callback returns to `GET …/try?result=` with what Warden would store; nobody is signed in.
+    private func addConnectionTrialRoutes(
+        to admin: RouterGroup<WardenRequestContext>, _ connections: ConnectionsController
+    ) {
+        admin.post("connections/:id/try") { request, context in
+            await signedIn(request, context) { session, _ in
+                let form = try await HostedPages.readForm(request)
+                guard let field = form["csrf"], SecretHash.constantTimeEquals(field, session.csrf) else {
+                    throw ConsolePages.forgedForm(base: base)
+                }
+                let connection = try await connection(context, connections)
+                guard !connection.isDatabase else {
+                    throw ConsolePages.refused(
+                        base: base, .operationNotAllowed("The database connection signs in with passwords"))
+                }
+                let trial = AuthorizationRequest(
+                    clientID: Bootstrap.consoleClientID, redirectURI: callback, responseMode: .query, state: nil,
+                    nonce: nil, scope: ["openid"], audience: nil, codeChallenge: nil, prompt: [], maxAge: nil)
+                return try await federation.start(
+                    trial, transactionID: "", connection: connection, request: request, trial: true)
+            }
+        }
+        admin.get("connections/:id/try") { request, context in
+            await page(request, context, current: "Connections") { chrome in
+                let connection = try await connection(context, connections)
+                let id = request.uri.queryParameters["result"].map(String.init) ?? ""
+                guard let outcome = try await federation.trials.outcome(id: id),
+                    outcome.connectionID == connection.id
+                else {
+                    throw ConsolePages.refused(
+                        base: base, .notFound("connection_trial", "This result expired: try the connection again."))
+                }
+                return ConsoleConnectionTrialPage(
+                    title: "Try \(DisplayText.clean(connection.displayName))", chrome: chrome,
+                    path: connectionPath(connection), failure: outcome.failure.map(DisplayText.clean),
+                    userID: outcome.userID.map(DisplayText.clean), identity: Self.details(of: outcome.identity))
+            }
+        }
+    }
+
+    /// An identity as `name: value` lines: its members, then each of its `profileData`.
+    private static func details(of identity: JSONValue?) -> [ConsoleUserPage.Detail] {
+        let members = identity?.objectValue ?? [:]
+        var lines = members.filter { $0.key != "profileData" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        lines += (members["profileData"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map {
+            ("profileData.\($0.key)", $0.value)
+        }
+        return lines.map { name, value in
+            ConsoleUserPage.Detail(name: name, value: DisplayText.clean(value.stringValue ?? value.serialized))
+        }
     }
 
     /// The edit form, the applications form and the delete button of a connection's page.

@@ -38,6 +38,8 @@ struct ConsoleController: Sendable {
     /// `{issuer}` with its trailing slash.
     let issuer: String
     let trustedProxies: [CIDR]
+    /// Runs a connection's "Try" (SPEC §15 "Console").
+    let federation: FederatedLogin
 
     init(
         sessions: ConsoleSessions, codes: any GrantHandler, logins: any ArtefactStore, users: any UserStore,
@@ -46,8 +48,9 @@ struct ConsoleController: Sendable {
         requestsByConsent: any BackchannelRequestStore, backchannel: BackchannelService,
         mfaSettings: any MFASettingsStore, tenant: TenantCache,
         store: any WardenStore, runtime: WardenRuntime,
-        clock: any WardenClock, issuer: String, trustedProxies: [CIDR]
+        clock: any WardenClock, issuer: String, trustedProxies: [CIDR], federation: FederatedLogin
     ) {
+        self.federation = federation
         self.sessions = sessions
         self.codes = codes
         self.logins = logins
@@ -110,7 +113,7 @@ struct ConsoleController: Sendable {
 
     /// Runs `body` for a signed-in admin (their session and user), carrying a rotated session cookie on its
     /// answer; without a session, the redirect to sign in; for a user who may not use the console, the 403 page.
-    private func signedIn(
+    func signedIn(
         _ request: Request, _ context: WardenRequestContext,
         _ body: (ConsoleSessions.Session, User) async throws -> Response
     ) async -> Response {

@@ -87,6 +87,7 @@ enum ConsoleTemplates {
         ConsoleConnectionsPage.template: ConsoleConnectionsPage.source,
         ConsoleNewConnectionPage.template: ConsoleNewConnectionPage.source,
         ConsoleConnectionPage.template: ConsoleConnectionPage.source,
+        ConsoleConnectionTrialPage.template: ConsoleConnectionTrialPage.source,
         ConsoleRulesPage.template: ConsoleRulesPage.source,
         ConsoleRulePage.template: ConsoleRulePage.source,
         "form_fields": formFields,
