@@ -11,6 +11,7 @@ enum ManagementScopes {
             "read:logs", "create:guardian_enrollment_tickets", "read:guardian_enrollments",
             "delete:guardian_enrollments", "read:signing_keys", "create:signing_keys", "update:signing_keys",
             "read:guardian_factors", "update:guardian_factors", "read:mfa_policies", "update:mfa_policies",
+            "create:user_tickets",
         ]
         return scopes
     }()
