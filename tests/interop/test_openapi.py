@@ -536,7 +536,7 @@ def test_users_and_their_roles(api, warden):
     email = f"openapi-{tag}@example.com"
     user = api.expect(201, "POST", "/api/v2/users", json={
         "user_id": f"openapi{tag}", "email": email.upper(), "email_verified": True,
-        "password": "correct horse battery staple", "name": "Open Api", "nickname": "oa",
+        "password": "Correct horse battery staple", "name": "Open Api", "nickname": "oa",
         "picture": "https://pics.openapi.test/oa.png", "user_metadata": {"lang": "en", "n": 1},
         "app_metadata": {"plan": {"tier": "gold"}}, "blocked": False, "connection": CONNECTION}).json()
     uid_ = user["user_id"]

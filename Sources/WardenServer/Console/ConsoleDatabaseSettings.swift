@@ -57,7 +57,7 @@ enum ConsoleDatabaseSettings {
         if let minLength = body["min_length"], !minLength.isNull {
             options["password_complexity_options"] = ["min_length": minLength]
         } else {
-            options["password_complexity_options"] = nil
+            options.removeValue(forKey: "password_complexity_options")
         }
         if let size = body["password_history"], !size.isNull {
             options["password_history"] = ["enable": true, "size": size]
