@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WardenCore
 import WardenMail
+import WardenWire
 
 /// The e-mails of the database connection's accounts (SPEC §15.1), in the style of the CIBA approval e-mail
 /// (SPEC §6.4): plain text and HTML, the issuer named, the link, how long it works, and what to do if the person

@@ -140,7 +140,7 @@ struct AccountService: Sendable {
             user.nickname = request.nickname
             user.picture = request.picture
             user.userMetadata = request.userMetadata
-            if let violation = try await violation(
+            if let violation = try await self.violation(
                 of: request.password, for: user, currentHash: nil, policy: settings.policy)
             {
                 throw SignUpRefusal.invalidPassword(violation)
@@ -305,7 +305,7 @@ struct AccountService: Sendable {
             return .unusable
         }
         let settings = try await settings()
-        if let violation = try await violation(
+        if let violation = try await self.violation(
             of: password, for: record.user, currentHash: record.passwordHash, policy: settings.policy)
         {
             log(.passwordChangeFailed, violation.description, user: record.user, caller)
