@@ -300,8 +300,7 @@ struct AccountService: Sendable {
     /// clears their login lock. Logs `scp` or `fcp`.
     func resetPassword(ticket token: String, password: String, caller: Caller) async throws -> Reset {
         guard let (ticket, record) = try await pendingReset(ticket: token) else {
-            log(.passwordChangeFailed, "The reset link was used, expired or never issued", userID: nil, email: nil,
-                caller)
+            refuseUnusableReset(caller: caller)
             return .unusable
         }
         let settings = try await settings()
@@ -329,6 +328,11 @@ struct AccountService: Sendable {
         try await store.unlockLogin(userID: current.user.userID)
         log(.passwordChangeSucceeded, "Password changed through a reset link", user: current.user, caller)
         return .changed(current.user, continueURL: continueURL(ticket.resultURL))
+    }
+
+    /// Logs `fcp` for a new password posted with a reset link that was used, expired or never issued.
+    func refuseUnusableReset(caller: Caller) {
+        log(.passwordChangeFailed, "The reset link was used, expired or never issued", userID: nil, email: nil, caller)
     }
 
     /// Ends every SSO session of the user and revokes every refresh-token family of theirs, with its access

@@ -28,7 +28,7 @@ struct AccountPagesController: Sendable {
     /// `GET /u/reset-password[?state=…]` (from the login page) or `?ticket=…` (from the e-mail).
     func showReset(_ request: Request) async throws -> Response {
         let query = QueryParameters(request.uri.query)
-        let csrf = RandomToken.make()
+        let csrf = Self.csrfToken(request)
         if let ticket = query?["ticket"] {
             guard let (_, record) = try await accounts.pendingReset(ticket: ticket) else { throw Self.unusableLink }
             return page(
@@ -44,7 +44,7 @@ struct AccountPagesController: Sendable {
     func reset(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let form = try await HostedPages.readForm(request)
         guard CSRFCookie.isValid(field: form["csrf"], request: request) else { throw ErrorPage.unverifiedForm }
-        let csrf = RandomToken.make()
+        let csrf = Self.csrfToken(request)
         let caller = AccountService.Caller(
             ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
             userAgent: request.headers[.userAgent])
@@ -65,7 +65,10 @@ struct AccountPagesController: Sendable {
             }
             return self.page(page, csrf: csrf)
         }
-        guard let (_, record) = try await accounts.pendingReset(ticket: ticket) else { throw Self.unusableLink }
+        guard let (_, record) = try await accounts.pendingReset(ticket: ticket) else {
+            accounts.refuseUnusableReset(caller: caller)
+            throw Self.unusableLink
+        }
         var page = PasswordResetPage(
             email: record.user.email ?? record.user.userID, formAction: flow.resetPath, ticket: ticket, csrf: csrf)
         guard let password = form["password"], !password.isEmpty else {
@@ -125,6 +128,15 @@ struct AccountPagesController: Sendable {
         message: "This password reset link was already used, has expired, or is not valid.",
         advice: "Ask for a new link from the sign-in page (“Forgot password?”). Reset links work for 5 minutes.",
         status: .badRequest)
+
+    /// The token of the page's form: the browser's CSRF cookie when it has one (so that a page opened in another
+    /// tab keeps working), else a new one.
+    private static func csrfToken(_ request: Request) -> String {
+        guard let cookie = request.cookies[CSRFCookie.name]?.value, cookie.utf8.count >= 32 else {
+            return RandomToken.make()
+        }
+        return cookie
+    }
 
     private func requestPage(state: String?, csrf: String) -> PasswordResetRequestPage {
         PasswordResetRequestPage(

@@ -113,7 +113,7 @@ struct AccountsTests {
 
             let made = try await signUp("Api-Passw0rd!")
             #expect(made.status == .ok, "\(made.text)")
-            #expect(made.json["email"]?.stringValue == email)
+            #expect(made.json["email"]?.stringValue == email.lowercased())
             #expect(made.json["email_verified"] == false)
             #expect(made.json["name"] == "Ada Lovelace")
             #expect(made.json["user_metadata"]?["plan"] == "free")
@@ -227,7 +227,7 @@ struct AccountsTests {
             var person = Browser(http)
             let page = try await person.get(Self.path(link, warden))
             #expect(page.status == .ok)
-            #expect(page.text.contains(fixture.email))
+            #expect(page.text.contains(fixture.email.lowercased()))
             let ticket = try #require(hiddenField("ticket", in: page.text))
             let csrf = try #require(hiddenField("csrf", in: page.text))
             func post(_ password: String, _ again: String? = nil) async throws -> TestResponse {
@@ -240,8 +240,6 @@ struct AccountsTests {
             let weak = try await post("weakweak")
             #expect(weak.status == .badRequest)
             #expect(weak.text.contains("Choose another password"))
-            let current = try await post(FrontChannelFixture.password)
-            #expect(current.status == .ok || current.status == .badRequest)
             let changed = try await post("Reset-Passw0rd!")
             #expect(changed.status == .ok, "\(changed.text)")
             #expect(changed.text.contains("Password changed"))
