@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 import pytest
 import requests
 from auth0.authentication import Database
-from auth0.exceptions import Auth0Error
+from auth0.authentication.exceptions import Auth0Error
 
 from cibalib import Mail
 from pkcelib import (LoginFailed, authorize_url, code_exchange, create_public_client, fake_callback, hosted_login,

@@ -569,7 +569,7 @@ def test_users_and_their_roles(api, warden):
     api.error(400, "invalid_query_string", "GET", "/api/v2/users-by-email")
 
     patched = api.expect(200, "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={
-        "name": None, "blocked": True, "user_metadata": {"n": None, "theme": "dark"}, "password": "another password"
+        "name": None, "blocked": True, "user_metadata": {"n": None, "theme": "dark"}, "password": "Another password"
     }).json()
     assert "name" not in patched and patched["blocked"] is True
     assert patched["user_metadata"] == {"lang": "en", "theme": "dark"}
