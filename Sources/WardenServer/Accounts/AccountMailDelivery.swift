@@ -60,7 +60,8 @@ struct AccountMailDelivery: DeliveryHandler {
 
     /// The message for `payload`. The client's name passes through ``DisplayText/clean(_:)`` (SPEC §11).
     static func message(_ payload: Payload, issuer: String, from: MailAddress, to: MailAddress) -> MailMessage {
-        let service = URLComponents(string: issuer)?.host.map { "\(EnrollmentTicket.issuerLabel) (\($0))" }
+        let service =
+            URLComponents(string: issuer)?.host.map { "\(EnrollmentTicket.issuerLabel) (\($0))" }
             ?? EnrollmentTicket.issuerLabel
         let application = payload.clientName.map(DisplayText.clean).map { " for \($0)" } ?? ""
         let expiry = BackchannelApprovalController.describe(payload.expiresAt)
@@ -73,7 +74,8 @@ struct AccountMailDelivery: DeliveryHandler {
             subject = "Verify your e-mail address"
             opening = "An account\(application) at \(service) was made with this e-mail address."
             action = "Verify your e-mail address"
-            unasked = "If you did not sign up, ignore this message: the address stays unverified and nothing else happens."
+            unasked =
+                "If you did not sign up, ignore this message: the address stays unverified and nothing else happens."
         case .resetPassword:
             subject = "Reset your password"
             opening = "Someone asked to reset the password of your account\(application) at \(service)."

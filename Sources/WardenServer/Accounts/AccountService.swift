@@ -235,7 +235,8 @@ struct AccountService: Sendable {
     /// answers "If that address has an account, we sent a link" whatever happened.
     func requestPasswordReset(email: String, caller: Caller) async throws -> ResetRequest {
         if let retryAfter = limits.resetRequests.admit(caller.ip ?? "unknown") {
-            log(.passwordResetRequestFailed, "Too many password reset requests from this IP address",
+            log(
+                .passwordResetRequestFailed, "Too many password reset requests from this IP address",
                 userID: nil, email: email, caller)
             return .tooMany(retryAfter: retryAfter)
         }
@@ -245,7 +246,8 @@ struct AccountService: Sendable {
             return .answered
         }
         guard limits.mailsPerAddress.admit(SecretHash.sha256Hex(address)) == nil else {
-            log(.passwordResetRequestFailed, "Too many password reset e-mails to this address", user: record.user,
+            log(
+                .passwordResetRequestFailed, "Too many password reset e-mails to this address", user: record.user,
                 caller)
             return .answered
         }

@@ -110,7 +110,8 @@ struct AccountPagesController: Sendable {
             case .verified(let user, let continueURL) = try await accounts.verifyEmail(ticket: ticket, caller: caller)
         else {
             throw NoticePage(
-                title: "Link not valid", message: "This verification link was already used, has expired, or is not valid.",
+                title: "Link not valid",
+                message: "This verification link was already used, has expired, or is not valid.",
                 advice: "If your address is not verified yet, ask the application to send a new link.",
                 status: .badRequest)
         }

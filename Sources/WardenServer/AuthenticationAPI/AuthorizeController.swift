@@ -180,7 +180,8 @@ struct AuthorizeController: Sendable {
             return flow.loginPage(
                 id: id, transaction: transaction, client: client, email: email, message: message, options: options)
         case .authenticated(let record):
-            return try await signedIn(record.user, transactionID: id, client: client, request: request, context: context)
+            return try await signedIn(
+                record.user, transactionID: id, client: client, request: request, context: context)
         }
     }
 

@@ -132,7 +132,8 @@ struct DatabaseConnectionError: Error {
     }
 
     static func tooMany(retryAfter: Int) -> DatabaseConnectionError {
-        var error = DatabaseConnectionError(.tooManyRequests, "too_many_requests", "Too many requests. Try again later.")
+        var error = DatabaseConnectionError(
+            .tooManyRequests, "too_many_requests", "Too many requests. Try again later.")
         error.retryAfter = retryAfter
         return error
     }

@@ -9,12 +9,14 @@ enum ConsoleDatabaseSettings {
         .init(
             legend: "Sign-up and passwords",
             fields: [
-                ConsoleField("disable_signup", "Turn off sign-up (no “Sign up” link, /dbconnections/signup refused)", .checkbox),
+                ConsoleField(
+                    "disable_signup", "Turn off sign-up (no “Sign up” link, /dbconnections/signup refused)", .checkbox),
                 ConsoleField(
                     "passwordPolicy", "Password strength",
                     .select(ConsoleField.options(PasswordPolicy.Strength.defined.map(\.rawValue))),
                     hint: "none: 1 character; low: 6; fair: 8 with lower, upper and digits; good: 8 with three of "
-                        + "lower, upper, digits, special; excellent: 10 with three of four, no character thrice in a row."),
+                        + "lower, upper, digits, special; excellent: 10 with three of four, no character thrice in a row."
+                ),
                 ConsoleField(
                     "min_length", "Minimum length (optional)", .number(),
                     hint: "1 to 72; raises the strength's minimum."),

@@ -82,7 +82,8 @@ struct TicketsController {
         }
         let link = try await accounts.passwordResetTicket(
             for: record.user, resultURL: try body.url("result_url"), lifetime: try lifetime(body),
-            markEmailVerified: try body.bool("mark_email_as_verified") ?? false, clientID: try await client(body)?.clientID)
+            markEmailVerified: try body.bool("mark_email_as_verified") ?? false,
+            clientID: try await client(body)?.clientID)
         return Response.json(["ticket": .string(link)], status: .created)
     }
 

@@ -208,7 +208,8 @@ struct UsersController {
         guard let password = try body.string("password") else { return nil }
         let accounts = runtime.accountService
         if let violation = try await accounts.violation(
-            of: password, for: record.user, currentHash: record.passwordHash, policy: try await accounts.settings().policy)
+            of: password, for: record.user, currentHash: record.passwordHash,
+            policy: try await accounts.settings().policy)
         {
             throw ManagementError.invalidBody(violation.description)
         }

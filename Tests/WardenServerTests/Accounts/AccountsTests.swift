@@ -56,7 +56,8 @@ struct AccountsTests {
 
             // The same address again, from another login: the form's one message, never "exists".
             var second = Browser(http)
-            let again = try await second.get(try #require(try await second.get(fixture.authorizeURI(["screen_hint": "signup"])).headers[.location]))
+            let again = try await second.get(
+                try #require(try await second.get(fixture.authorizeURI(["screen_hint": "signup"])).headers[.location]))
             let refused = try await second.post(
                 "/u/signup",
                 [
@@ -73,11 +74,13 @@ struct AccountsTests {
         let fixture = try await FrontChannelFixture.make()
         try await fixture.warden.test { http in
             var browser = Browser(http)
-            let login = try await browser.get(try #require(try await browser.get(fixture.authorizeURI()).headers[.location]))
+            let login = try await browser.get(
+                try #require(try await browser.get(fixture.authorizeURI()).headers[.location]))
             #expect(login.text.contains("/u/signup?state="))
             #expect(login.text.contains("/u/reset-password?state="))
             try await Self.setDatabaseOptions(fixture.warden, ["disable_signup": true])
-            let off = try await browser.get(try #require(try await browser.get(fixture.authorizeURI()).headers[.location]))
+            let off = try await browser.get(
+                try #require(try await browser.get(fixture.authorizeURI()).headers[.location]))
             #expect(!off.text.contains("/u/signup"))
             #expect(off.text.contains("Forgot password?"))
             let signup = try await browser.get(
@@ -216,7 +219,8 @@ struct AccountsTests {
             var locked = Browser(http)
             var form = try await fixture.signIn(&locked, password: "wrong-0")
             for attempt in 1..<10 {
-                form = try await fixture.submitLogin(&locked, form: form, email: fixture.email, password: "wrong-\(attempt)")
+                form = try await fixture.submitLogin(
+                    &locked, form: form, email: fixture.email, password: "wrong-\(attempt)")
             }
             #expect(form.text.contains("Too many failed sign-in attempts"))
 
@@ -233,7 +237,10 @@ struct AccountsTests {
             func post(_ password: String, _ again: String? = nil) async throws -> TestResponse {
                 try await person.post(
                     "/u/reset-password",
-                    [("csrf", csrf), ("ticket", ticket), ("password", password), ("password_confirmation", again ?? password)])
+                    [
+                        ("csrf", csrf), ("ticket", ticket), ("password", password),
+                        ("password_confirmation", again ?? password),
+                    ])
             }
             let differ = try await post("Reset-Passw0rd!", "Reset-Passw0rd?")
             #expect(differ.text.contains("The two passwords differ"))
@@ -272,7 +279,8 @@ struct AccountsTests {
             let token = try await warden.managementToken(client: http)
             func patch(_ password: String) async throws -> TestResponse {
                 try await http.execute(
-                    uri: "/api/v2/users/\(fixture.userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                    uri:
+                        "/api/v2/users/\(fixture.userID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
                     method: .patch, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                     body: ByteBuffer(string: #"{"password":"\#(password)"}"#))
             }
@@ -331,17 +339,22 @@ struct AccountsTests {
             }
             let verification = try await post("tickets/email-verification", #"{"user_id":"\#(fixture.userID)"}"#)
             #expect(verification.status == .created)
-            #expect(verification.json["ticket"]?.stringValue?.hasPrefix(warden.runtime.issuer + "u/email-verification?ticket=") == true)
+            #expect(
+                verification.json["ticket"]?.stringValue?.hasPrefix(
+                    warden.runtime.issuer + "u/email-verification?ticket=") == true)
             let reset = try await post(
                 "tickets/password-change",
-                #"{"email":"\#(fixture.email)","connection_id":"\#(Connection.databaseID)","ttl_sec":60,"mark_email_as_verified":true}"#)
+                #"{"email":"\#(fixture.email)","connection_id":"\#(Connection.databaseID)","ttl_sec":60,"mark_email_as_verified":true}"#
+            )
             #expect(reset.status == .created)
             let both = try await post(
                 "tickets/password-change",
-                #"{"user_id":"\#(fixture.userID)","email":"\#(fixture.email)","connection_id":"\#(Connection.databaseID)"}"#)
+                #"{"user_id":"\#(fixture.userID)","email":"\#(fixture.email)","connection_id":"\#(Connection.databaseID)"}"#
+            )
             #expect(both.status == .badRequest)
             #expect(both.json["errorCode"] == "invalid_body")
-            let tooLong = try await post("tickets/password-change", #"{"user_id":"\#(fixture.userID)","ttl_sec":2592001}"#)
+            let tooLong = try await post(
+                "tickets/password-change", #"{"user_id":"\#(fixture.userID)","ttl_sec":2592001}"#)
             #expect(tooLong.status == .badRequest)
             let unknown = try await post("tickets/email-verification", #"{"user_id":"auth0|nobody"}"#)
             #expect(unknown.json["errorCode"] == "inexistent_user")
@@ -397,7 +410,8 @@ struct AccountsTests {
             let short = try await create("Ab1!Ab1!A")
             #expect(short.json["message"]?.stringValue == "PasswordStrengthError: Password is too weak")
             let personal = try await create("Grace-Hopper-1906")
-            #expect(personal.json["message"]?.stringValue == "PasswordNoUserInfoError: Password contains user information")
+            #expect(
+                personal.json["message"]?.stringValue == "PasswordNoUserInfoError: Password contains user information")
         }
     }
 }
