@@ -45,8 +45,14 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
             flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,
             sessions: runtime.store, postLogin: postLogin, secondFactor: secondFactor, eventLog: runtime.eventLog,
             clock: runtime.clock),
-        federation: federation, tenant: runtime.cache, database: runtime.store,
+        federation: federation, accounts: runtime.accountService, tenant: runtime.cache, database: runtime.store,
         trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    AccountPagesController(
+        accounts: runtime.accountService, flow: flow, database: runtime.store, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
+    DatabaseConnectionsController(
+        accounts: runtime.accountService, tenant: runtime.cache, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     UpstreamCallbackController(
         federation: federation, flow: flow, signIn: federatedSignIn, tenant: runtime.cache,
@@ -103,7 +109,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     ClientRegistrationController(
         mode: runtime.configuration.registration, clients: runtime.store,
         managementAuth: ManagementAuthMiddleware(runtime: runtime),
-        limiter: RegistrationRateLimiter(clock: runtime.clock),
+        limiter: AddressRateLimiter(clock: runtime.clock),
         eventLog: runtime.eventLog, clock: runtime.clock, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)

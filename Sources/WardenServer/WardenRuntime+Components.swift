@@ -116,6 +116,14 @@ extension WardenRuntime {
             eventLog: eventLog, clock: clock, logger: logger)
     }
 
+    /// Sign-up, e-mail verification, password reset and the password policy (SPEC §15.1).
+    var accountService: AccountService {
+        AccountService(
+            store: store, familyRevocation: refreshTokenFamilyRevocation, deliveries: deliveries,
+            limits: accountLimits, tenant: cache, eventLog: eventLog, clock: clock, issuer: issuer,
+            bcryptCost: configuration.bcryptCost)
+    }
+
     /// The steps of the authorization code flow, shared by `/authorize`, the CIBA approval page and logout.
     var authorizationFlow: AuthorizationFlow {
         AuthorizationFlow(

@@ -38,6 +38,8 @@ public final class WardenRuntime: Sendable {
     let userJobs: UserJobRunner
     /// Requests to upstream identity providers (SPEC §15).
     let upstream = UpstreamHTTP.shared
+    /// This node's limits on sign-ups and account e-mails (SPEC §15.1).
+    let accountLimits: AccountLimits
 
     /// Connects the pieces; keys are loaded (and created on first start). `postLoginPolicies` run, in this
     /// order, on every login after the enabled post-login rules (SPEC §8).
@@ -76,6 +78,8 @@ public final class WardenRuntime: Sendable {
             BackchannelMailDelivery(
                 requests: store, users: store, cache: runtime.cache, mail: runtime.mail, eventLog: runtime.eventLog,
                 clock: clock, issuer: runtime.issuer, from: sender, logger: logger))
+        runtime.deliveries.register(
+            AccountMailDelivery(mail: runtime.mail, from: sender, issuer: runtime.issuer, logger: logger))
         runtime.deliveries.register(BackchannelPingDelivery(requests: store, httpClient: .shared, logger: logger))
         runtime.deliveries.register(
             EnrollmentTicketMailDelivery(
@@ -111,6 +115,7 @@ public final class WardenRuntime: Sendable {
         self.push = DevicePushNotifier(transactions: transactions, deliveries: self.deliveries)
         self.mail = mail
         self.postLoginPolicies = postLoginPolicies
+        self.accountLimits = AccountLimits(clock: clock)
         self.userJobs = UserJobRunner(store: store, eventLog: self.eventLog, clock: clock, logger: logger)
         self.pushProviders = pushProviders.merging(
             [.stream: StreamProvider(streams: deviceStreams, changes: store)], uniquingKeysWith: { $1 })

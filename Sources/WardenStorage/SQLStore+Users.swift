@@ -57,6 +57,7 @@ extension SQLStore {
         try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
         try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
         try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
+        try await db.delete(from: "password_history").where("user_id", .equal, id).run()
         return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first() != nil
     }
 

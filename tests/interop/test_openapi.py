@@ -89,6 +89,9 @@ OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/rev
 EMPTY_SUCCESSES = {("/oauth/revoke", "post", "200")}
 # SPEC §9 "Bulk users": an export's file, one JSON user a line, as the reference platform writes it.
 NDJSON_SUCCESSES = {("/api/v2/jobs/{id}/download", "get", "200")}
+# SPEC §15.1: a reset request answers one sentence as text/plain; /dbconnections errors carry both SDK shapes.
+TEXT_SUCCESSES = {("/dbconnections/change_password", "post", "200")}
+DBCONNECTION_PATHS = ("/dbconnections/signup", "/dbconnections/change_password")
 
 
 def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(spec):
@@ -102,15 +105,20 @@ def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(sp
             if (path, method, status) in NDJSON_SUCCESSES:
                 assert content and list(content) == [NDJSON_MEDIA], f"{method} {path} {status}: {content}"
                 continue
+            if (path, method, status) in TEXT_SUCCESSES:
+                assert content and list(content) == ["text/plain"], f"{method} {path} {status}: {content}"
+                continue
             assert content and list(content) == [JSON_MEDIA], f"{method} {path} {status}: {content}"
             schema = f"{pointer}/content/{escape(JSON_MEDIA)}/schema"
             if int(status) >= 400 and path not in ("/readyz",):
                 # The shape (members and types) is the API's: a body of the other API's shape never validates.
                 other = ({"statusCode": int(status), "error": "Bad Request", "message": "m", "errorCode": "e"}
-                         if path in OAUTH_PATHS else {"error": "x", "error_description": "y"})
+                         if path in OAUTH_PATHS + DBCONNECTION_PATHS else {"error": "x", "error_description": "y"})
                 assert not spec.is_valid(schema, other), f"{method} {path} {status} accepts the wrong error shape"
                 node = json.dumps(spec.at(spec.follow(schema)))
-                wanted = "OAuthError" if path in OAUTH_PATHS else "ManagementError"
+                wanted = ("OAuthError" if path in OAUTH_PATHS
+                          else ("DatabaseConnectionError" if int(status) < 500 else "OAuthError")
+                          if path in DBCONNECTION_PATHS else "ManagementError")
                 assert wanted in node, f"{method} {path} {status} does not use {wanted}"
 
 
@@ -529,7 +537,7 @@ def test_users_and_their_roles(api, warden):
     email = f"openapi-{tag}@example.com"
     user = api.expect(201, "POST", "/api/v2/users", json={
         "user_id": f"openapi{tag}", "email": email.upper(), "email_verified": True,
-        "password": "correct horse battery staple", "name": "Open Api", "nickname": "oa",
+        "password": "Correct horse battery staple", "name": "Open Api", "nickname": "oa",
         "picture": "https://pics.openapi.test/oa.png", "user_metadata": {"lang": "en", "n": 1},
         "app_metadata": {"plan": {"tier": "gold"}}, "blocked": False, "connection": CONNECTION}).json()
     uid_ = user["user_id"]
@@ -562,7 +570,7 @@ def test_users_and_their_roles(api, warden):
     api.error(400, "invalid_query_string", "GET", "/api/v2/users-by-email")
 
     patched = api.expect(200, "PATCH", "/api/v2/users/{id}", ids={"id": uid_}, json={
-        "name": None, "blocked": True, "user_metadata": {"n": None, "theme": "dark"}, "password": "another password"
+        "name": None, "blocked": True, "user_metadata": {"n": None, "theme": "dark"}, "password": "Another password"
     }).json()
     assert "name" not in patched and patched["blocked"] is True
     assert patched["user_metadata"] == {"lang": "en", "theme": "dark"}
@@ -945,6 +953,39 @@ def test_bulk_user_jobs(api, warden):
          lambda j: j["status"] == "completed", timeout=60)
     file = api.expect(200, "GET", "/api/v2/jobs/{id}/download", ids={"id": export["id"]})
     assert email in file.text, file.text[:300]
+
+
+def test_accounts(api, warden):
+    """SPEC §15.1: sign-up and its refusals, a reset request, the Management tickets and the verification job."""
+    client = create_public_client(warden, [fake_callback()])
+    email = f"openapi-signup-{uid()}@interop.test"
+    form = {"client_id": client["client_id"], "email": email, "password": "Signup-Passw0rd!",
+            "connection": CONNECTION}
+    made = api.expect(200, "POST", "/dbconnections/signup", json=form).json()
+    assert made["email"] == email and made["email_verified"] is False, made
+    body = api.expect(400, "POST", "/dbconnections/signup", json=dict(form, password="weak")).json()
+    assert body["error"] == "invalid_password" and body["name"] == "PasswordStrengthError", body
+    body = api.expect(400, "POST", "/dbconnections/signup", json=form).json()
+    assert body["error"] == "invalid_signup", body
+    api.expect(400, "POST", "/dbconnections/signup", json=dict(form, connection="nothing"))
+    api.expect(413, "POST", "/dbconnections/signup", data=big_body(), headers={"Content-Type": "application/json"})
+    reset = api.expect(200, "POST", "/dbconnections/change_password",
+                       json={"client_id": client["client_id"], "email": email, "connection": CONNECTION})
+    assert reset.text, describe(reset)
+    api.expect(400, "POST", "/dbconnections/change_password", json={"client_id": client["client_id"]})
+    user_id = "auth0|" + made["_id"]
+    ticket = api.expect(201, "POST", "/api/v2/tickets/email-verification", json={"user_id": user_id}).json()
+    assert "/u/email-verification?ticket=" in ticket["ticket"], ticket
+    ticket = api.expect(201, "POST", "/api/v2/tickets/password-change", json={"user_id": user_id}).json()
+    assert "/u/reset-password?ticket=" in ticket["ticket"], ticket
+    api.error(400, "invalid_body", "POST", "/api/v2/tickets/password-change",
+              json={"user_id": user_id, "email": email, "connection_id": "con_UsernamePasswordAuthentication"})
+    api.error(404, "inexistent_user", "POST", "/api/v2/tickets/email-verification", json={"user_id": "auth0|none"})
+    job = api.expect(201, "POST", "/api/v2/jobs/verification-email", json={"user_id": user_id}).json()
+    assert job["type"] == "verification_email" and job["status"] == "pending", job
+    done = poll(lambda: api.expect(200, "GET", "/api/v2/jobs/{id}", ids={"id": job["id"]}).json(),
+                lambda j: j["status"] == "completed")
+    assert done["status"] == "completed", done
 
 
 def test_every_documented_operation_was_exercised(spec):

@@ -23,6 +23,9 @@ extension PasswordPolicy {
             public static let dictionary: Name = "PasswordDictionaryError"
             /// `password_no_personal_info`.
             public static let noUserInfo: Name = "PasswordNoUserInfoError"
+
+            /// Every name a refusal may carry.
+            public static let allNames: [Name] = [.strength, .history, .dictionary, .noUserInfo]
         }
 
         public let name: Name

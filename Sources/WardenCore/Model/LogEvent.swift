@@ -108,6 +108,18 @@ public struct LogEventType: OpenStringValue {
     /// A bulk-users export job ended, or failed (SPEC §9 "Bulk users"; Warden's types, the vendor has none).
     public static let usersExportSucceeded: LogEventType = "users_export_succeeded"
     public static let usersExportFailed: LogEventType = "users_export_failed"
+    /// A sign-up through the hosted page or `POST /dbconnections/signup`, or a refused one (SPEC §15.1).
+    public static let signupSucceeded: LogEventType = "ss"
+    public static let signupFailed: LogEventType = "fs"
+    /// An e-mail verification link was used, or could not be (used, expired, unknown) (SPEC §15.1).
+    public static let verificationSucceeded: LogEventType = "sv"
+    public static let verificationFailed: LogEventType = "fv"
+    /// A password reset was asked for an address with an account, or for one without (SPEC §15.1).
+    public static let passwordResetRequestSucceeded: LogEventType = "scpr"
+    public static let passwordResetRequestFailed: LogEventType = "fcpr"
+    /// A password was changed through a reset link, or the change was refused (SPEC §15.1).
+    public static let passwordChangeSucceeded: LogEventType = "scp"
+    public static let passwordChangeFailed: LogEventType = "fcp"
 }
 
 extension LogEvent {

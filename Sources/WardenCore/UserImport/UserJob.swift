@@ -30,6 +30,8 @@ public struct UserJob: Sendable, Equatable {
 
         public static let usersImport: Kind = "users_import"
         public static let usersExport: Kind = "users_export"
+        /// A verification e-mail sent on request (SPEC §15.1 `POST /jobs/verification-email`).
+        public static let verificationEmail: Kind = "verification_email"
     }
 
     /// The vendor's job states; an open set.

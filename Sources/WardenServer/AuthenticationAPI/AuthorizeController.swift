@@ -18,6 +18,8 @@ struct AuthorizeController: Sendable {
     let sessionTransfer: SessionTransferConsumer
     /// Logins through other connections (SPEC §15): `connection=` sends the person to its upstream.
     let federation: FederatedLogin
+    /// Sign-up (SPEC §15.1): `/u/signup` continues the login as the new user.
+    let accounts: AccountService
     /// The clients of pending logins.
     let tenant: TenantCache
     /// Asked only whether a failure means the database is down (503, SPEC §11).
@@ -30,7 +32,8 @@ struct AuthorizeController: Sendable {
     init(
         validator: AuthorizationRequestValidator, flow: AuthorizationFlow, passwords: PasswordAuthenticator,
         postLogin: PostLoginCheck, secondFactor: SecondFactor, sessionTransfer: SessionTransferConsumer,
-        federation: FederatedLogin, tenant: TenantCache, database: any WardenStore, trustedProxies: [CIDR]
+        federation: FederatedLogin, accounts: AccountService, tenant: TenantCache, database: any WardenStore,
+        trustedProxies: [CIDR]
     ) {
         self.validator = validator
         self.flow = flow
@@ -39,6 +42,7 @@ struct AuthorizeController: Sendable {
         self.secondFactor = secondFactor
         self.sessionTransfer = sessionTransfer
         self.federation = federation
+        self.accounts = accounts
         self.tenant = tenant
         self.database = database
         self.trustedProxies = trustedProxies
@@ -65,6 +69,12 @@ struct AuthorizeController: Sendable {
         }
         router.post("u/consent") { request, context in
             await page(context) { try await consent(request) }
+        }
+        router.get("u/signup") { request, context in
+            await page(context) { try await showSignUp(request) }
+        }
+        router.post("u/signup") { request, context in
+            await page(context) { try await signUp(request, context: context) }
         }
     }
 
@@ -103,7 +113,9 @@ struct AuthorizeController: Sendable {
             return authorization.responseTarget.response(
                 OAuthError(.loginRequired, "The user is not logged in or must log in again"))
         }
-        guard let upstream else { return try await flow.startLogin(authorization) }
+        guard let upstream else {
+            return try await flow.startLogin(authorization, signUp: query["screen_hint"] == "signup")
+        }
         let id = try await flow.transactions.start(LoginTransaction(request: authorization), stage: .login)
         return try await federation.start(authorization, transactionID: id, connection: upstream, request: request)
     }
@@ -168,25 +180,35 @@ struct AuthorizeController: Sendable {
             return flow.loginPage(
                 id: id, transaction: transaction, client: client, email: email, message: message, options: options)
         case .authenticated(let record):
-            guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
-                throw ErrorPage.expiredTransaction
-            }
-            let requiresMFA: Bool
-            switch try await postLogin.check(
-                record.user, client: client, answering: transaction.request, request: request, context: context)
-            {
-            case .refused(let response): return response
-            case .allowed(let required): requiresMFA = required
-            }
-            let existing = try await flow.sessions.current(request)
-            let (session, cookie) = try await flow.sessions.signIn(userID: record.user.userID, existing: existing)
-            let login = SecondFactor.Login(
-                user: record.user, client: client, authorization: transaction.request,
-                returnPath: transaction.returnPath, session: session, firstFactor: .credentials,
-                ruleRequiresMFA: requiresMFA, recordsLogin: true)
-            return try await secondFactor.proceed(
-                login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)
+            return try await signedIn(
+                record.user, transactionID: id, client: client, request: request, context: context)
         }
+    }
+
+    /// After the first factor (a password, or a new account, SPEC §15.1): consumes the login transaction, runs the
+    /// post-login check (SPEC §8), begins (or renews) the SSO session and goes on to the second factor, which logs
+    /// `s` and continues the flow once it is done or not asked (SPEC §12).
+    func signedIn(
+        _ user: User, transactionID id: String, client: Client, request: Request, context: WardenRequestContext
+    ) async throws -> Response {
+        guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
+            throw ErrorPage.expiredTransaction
+        }
+        let requiresMFA: Bool
+        switch try await postLogin.check(
+            user, client: client, answering: transaction.request, request: request, context: context)
+        {
+        case .refused(let response): return response
+        case .allowed(let required): requiresMFA = required
+        }
+        let existing = try await flow.sessions.current(request)
+        let (session, cookie) = try await flow.sessions.signIn(userID: user.userID, existing: existing)
+        let login = SecondFactor.Login(
+            user: user, client: client, authorization: transaction.request,
+            returnPath: transaction.returnPath, session: session, firstFactor: .credentials,
+            ruleRequiresMFA: requiresMFA, recordsLogin: true)
+        return try await secondFactor.proceed(
+            login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)
     }
 
     /// `POST /u/consent`: `action=accept` issues the code, `action=deny` answers `access_denied`.
@@ -213,7 +235,7 @@ struct AuthorizeController: Sendable {
     }
 
     /// The pending login transaction `id` and its client.
-    private func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
+    func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
         guard let id, let transaction = try await flow.transactions.peek(id, stage: .login),
             let client = try await tenant.client(id: transaction.clientID)?.client
         else { throw ErrorPage.expiredTransaction }

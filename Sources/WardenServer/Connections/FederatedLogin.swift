@@ -62,8 +62,11 @@ struct FederatedLogin: Sendable {
         -> LoginPage.LoginOptions
     {
         guard request != nil else { return LoginPage.LoginOptions() }
-        let enabled = try await connections.connections(enabledFor: client.clientID).filter { !$0.isDatabase }
+        let all = try await connections.connections(enabledFor: client.clientID)
+        let enabled = all.filter { !$0.isDatabase }
         var options = LoginPage.LoginOptions()
+        // SPEC §15.1: the "Sign up" link while the database connection is enabled and `disable_signup` is off.
+        options.signup = all.first(where: \.isDatabase).map { $0.options["disable_signup"]?.boolValue != true } ?? false
         for connection in enabled where connection.strategy.isSocial || connection.showAsButton {
             options.buttons.append(.init(name: connection.name, label: connection.displayName))
         }

@@ -109,13 +109,19 @@ extension ConsoleController {
                 request, context, "Update a connection", current: "Connections",
                 refused: { chrome, form, error in
                     let connection = try await connection(context, connections)
+                    let edit =
+                        connection.isDatabase
+                        ? ConsoleDatabaseSettings.form : ConsoleConnectionPage.editForm(connection.strategy)
                     return try await connectionPage(
-                        connection, chrome: chrome, connections,
-                        form: ConsoleConnectionPage.editForm(connection.strategy).again({ form[$0] }, refused: error))
+                        connection, chrome: chrome, connections, form: edit.again({ form[$0] }, refused: error))
                 }
             ) { form, _ in
                 var connection = try await connection(context, connections)
-                try await connections.update(&connection, with: Self.edited(connection, form))
+                let body: [String: JSONValue] =
+                    connection.isDatabase
+                    ? ["options": .object(ConsoleDatabaseSettings.options(connection.options) { form[$0] })]
+                    : Self.edited(connection, form)
+                try await connections.update(&connection, with: body)
                 return .redirect(connectionPath(connection) + "?done=saved")
             }
         }
@@ -217,9 +223,11 @@ extension ConsoleController {
             notice: notice, isDatabase: connection.isDatabase,
             details: details.map { .init(name: $0.0, value: DisplayText.clean($0.1)) },
             options: options,
-            form: connection.isDatabase
-                ? nil
-                : ConsoleFormView(form ?? ConsoleConnectionPage.editForm(connection.strategy).showing(shown)),
+            form: ConsoleFormView(
+                form
+                    ?? (connection.isDatabase
+                        ? ConsoleDatabaseSettings.form.filled(ConsoleDatabaseSettings.values(connection.options))
+                        : ConsoleConnectionPage.editForm(connection.strategy).showing(shown))),
             clientsForm: connection.isDatabase
                 ? nil : ConsoleFormView(ConsoleConnectionPage.clientsForm(clients).showing(shown)))
     }

@@ -34,7 +34,9 @@ struct ConsoleUsersPage: Page {
             legend: "New user",
             fields: [
                 ConsoleField("email", "E-mail address", .text(whenEmpty: .emptyString)),
-                ConsoleField("password", "Password", .password, hint: "8 to 72 bytes."),
+                ConsoleField(
+                    "password", "Password", .password,
+                    hint: "The database connection's password policy applies (Connections)."),
                 ConsoleField("name", "Name (optional)"),
                 ConsoleField(
                     "connection", "Connection", .select(ConsoleField.options([Connection.databaseName])),
@@ -81,6 +83,8 @@ struct ConsoleUserPage: Page {
     var otherRoles: [Role]
     var enrollments: [Enrollment]
     var notice: String?
+    /// A database user with an address: the page offers the account e-mails (SPEC §15.1).
+    var accountEmails: Bool
 
     struct Detail: Sendable {
         var name: String
@@ -112,6 +116,16 @@ struct ConsoleUserPage: Page {
         {{#blocked}}<input type="hidden" name="blocked" value="false"><button type="submit">Unblock</button>{{/blocked}}
         {{^blocked}}<input type="hidden" name="blocked" value="true"><button type="submit" class="danger">Block</button>{{/blocked}}
         </form></section>
+        {{#accountEmails}}<section class="card"><h2>Account e-mails</h2>
+        <p class="hint">Mail the user a verification link (5 days), or a link to choose a new password (5 minutes; it
+        signs them out everywhere once used).</p>
+        <form class="inline" method="post" action="{{path}}/send-verification">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <button type="submit">Send verification e-mail</button></form>
+        <form class="inline" method="post" action="{{path}}/send-password-reset">
+        <input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <button type="submit">Send password reset</button></form>
+        </section>{{/accountEmails}}
         <section class="card"><h2>Roles</h2>
         <div class="table"><table><caption>Roles of this user</caption>
         <thead><tr><th scope="col">Role</th><th scope="col">Description</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
@@ -175,6 +189,8 @@ extension ConsoleController {
                 let notices = [
                     "created": "The user was created.", "saved": "The user was saved.",
                     "reset": "Every authenticator and the recovery code of this user were deleted.",
+                    "verification": "A verification e-mail is on its way to the user.",
+                    "password-reset": "A password reset e-mail is on its way to the user.",
                 ]
                 return try await userPage(
                     try ManagementRequest.parameter("id", of: context), chrome: chrome,
@@ -203,6 +219,21 @@ extension ConsoleController {
                 let roles = try await usersAPI.roleIDs(["roles": .array([.string(role)])])
                 try await runtime.store.removeRoles(roles, fromUser: user.userID)
                 return userPath(user.userID) + "?done=saved"
+            }
+        }
+        admin.post("users/:id/send-verification") { request, context in
+            await change(request, context, "Send a verification email") { _ in
+                let user = try await userRecord(context).user
+                _ = try await TicketsController(runtime: runtime).verificationJob(
+                    ["user_id": .string(user.userID)], context: context)
+                return userPath(user.userID) + "?done=verification"
+            }
+        }
+        admin.post("users/:id/send-password-reset") { request, context in
+            await change(request, context, "Send a password reset email") { _ in
+                let user = try await userRecord(context).user
+                try await runtime.accountService.sendPasswordReset(to: user, caller: AccountService.Caller())
+                return userPath(user.userID) + "?done=password-reset"
             }
         }
         admin.post("users/:id/reset-mfa") { request, context in
@@ -288,6 +319,7 @@ extension ConsoleController {
             blocked: user.blocked,
             details: details.map { .init(name: $0.0, value: DisplayText.clean($0.1)) },
             roles: held.map(row), otherRoles: all.filter { role in !held.contains { $0.id == role.id } }.map(row),
-            enrollments: enrollments, notice: notice)
+            enrollments: enrollments, notice: notice,
+            accountEmails: user.userID.hasPrefix("auth0|") && user.email != nil)
     }
 }

@@ -185,6 +185,10 @@ struct ConsoleForm: Sendable {
     /// The property path and the problem of a ``ManagementBody/invalid(_:_:)`` message
     /// (`Payload validation error: '…' on property a.b[0].`), or no property and the whole message.
     static func property(of message: String) -> (property: String?, problem: String) {
+        // A refused password (SPEC §15.1, "PasswordStrengthError: …") names no property: it is the password's.
+        if PasswordPolicy.Violation.Name.allNames.contains(where: { message.hasPrefix($0.rawValue + ": ") }) {
+            return ("password", message)
+        }
         let prefix = "Payload validation error: '"
         let marker = "' on property "
         guard message.hasPrefix(prefix), let range = message.range(of: marker, options: .backwards) else {

@@ -17,6 +17,7 @@ struct ManagementAPI {
         PostLoginRulesController(runtime: runtime).addRoutes(to: group)
         MFAController(runtime: runtime).addRoutes(to: group)
         ConnectionsController(runtime: runtime).addRoutes(to: group)
+        TicketsController(runtime: runtime).addRoutes(to: group)
         UserJobsController(
             store: runtime.store, runner: runtime.userJobs, audit: ManagementAudit(runtime: runtime),
             clock: runtime.clock, issuer: runtime.issuer

@@ -13,8 +13,9 @@ struct UsersController {
         "email", "email_verified", "password", "name", "nickname", "picture", "user_metadata", "app_metadata",
         "blocked", "connection",
     ]
-    /// Create may also choose the `user_id`; PATCH may not.
-    static let createProperties = profileProperties.union(["user_id"])
+    /// Create may also choose the `user_id`, and ask for a verification e-mail (`verify_email`, SPEC §15.1);
+    /// PATCH may not.
+    static let createProperties = profileProperties.union(["user_id", "verify_email"])
 
     func addRoutes(to group: RouterGroup<WardenRequestContext>) {
         group.get("users") { request, context in
@@ -142,6 +143,11 @@ struct UsersController {
         try await ManagementRequest.write("user", conflict: "The user already exists.") {
             try await runtime.store.insertUser(record)
         }
+        let accounts = runtime.accountService
+        if let hash = record.passwordHash { try await accounts.remember(hash, of: record.user.userID) }
+        if try body.bool("verify_email") == true {
+            try await accounts.sendVerificationEmail(to: record.user, caller: AccountService.Caller())
+        }
         return record.user
     }
 
@@ -149,11 +155,15 @@ struct UsersController {
     /// the Management API and the console (SPEC §14).
     func update(_ record: inout UserRecord, with members: [String: JSONValue]) async throws {
         let body = try ManagementBody(checking: members, allowed: Self.profileProperties)
+        let previousHash = record.passwordHash
         try await apply(body, to: &record)
         record.user.updatedAt = runtime.clock.now()
         let changed = record
         try await ManagementRequest.write("user", conflict: "The specified new email already exists") {
             try await runtime.store.updateUser(changed)
+        }
+        if let hash = changed.passwordHash, hash != previousHash {
+            try await runtime.accountService.remember(hash, of: changed.user.userID)
         }
     }
 
@@ -165,12 +175,6 @@ struct UsersController {
         }
         if body.has("email") { record.user.email = try Self.email(body) }
         if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
-        if body.has("password") {
-            guard record.user.userID.hasPrefix("auth0|") else {
-                throw body.invalid("password", "A user of another connection has no password (SPEC §15)")
-            }
-            record.passwordHash = try await password(body)
-        }
         if body.has("name") { record.user.name = try body.string("name") }
         if body.has("nickname") { record.user.nickname = try body.string("nickname") }
         if body.has("picture") { record.user.picture = try body.url("picture") }
@@ -181,6 +185,13 @@ struct UsersController {
             record.user.appMetadata = Self.merge(record.user.appMetadata, try body.jsonObject("app_metadata"))
         }
         if body.has("blocked") { record.user.blocked = try body.bool("blocked") ?? false }
+        // Last, so that the personal-information rule sees the name and e-mail the user will have.
+        if body.has("password") {
+            guard record.user.userID.hasPrefix("auth0|") else {
+                throw body.invalid("password", "A user of another connection has no password (SPEC §15)")
+            }
+            record.passwordHash = try await password(body, for: record)
+        }
     }
 
     /// A required e-mail address (``EmailAddress``: the OpenAPI `format: email`), lower-cased as the vendor stores
@@ -191,13 +202,19 @@ struct UsersController {
         return email.lowercased()
     }
 
-    /// The bcrypt hash of `password` (8 to 72 bytes: bcrypt ignores what lies beyond 72), or `nil` for `null`.
-    private func password(_ body: ManagementBody) async throws -> String? {
+    /// The bcrypt hash of `password`, or `nil` for `null`. The database connection's password policy and history
+    /// apply (SPEC §15.1, one check shared with sign-up and reset): a refusal is 400 `invalid_body` whose message
+    /// starts with the error's name ("PasswordStrengthError: Password is too weak").
+    private func password(_ body: ManagementBody, for record: UserRecord) async throws -> String? {
         guard let password = try body.string("password") else { return nil }
-        guard (8...72).contains(password.utf8.count) else {
-            throw body.invalid("password", "Expected 8 to 72 bytes")
+        let accounts = runtime.accountService
+        if let violation = try await accounts.violation(
+            of: password, for: record.user, currentHash: record.passwordHash,
+            policy: try await accounts.settings().policy)
+        {
+            throw ManagementError.invalidBody(violation.description)
         }
-        return try await PasswordHashing.hash(password, cost: runtime.configuration.bcryptCost)
+        return try await accounts.hash(password)
     }
 
     private static func merge(_ current: [String: JSONValue], _ patch: [String: JSONValue]?) -> [String: JSONValue] {

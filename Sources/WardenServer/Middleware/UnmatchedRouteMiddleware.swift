@@ -25,7 +25,7 @@ struct UnmatchedRouteMiddleware: RouterMiddleware {
         /// Prefixes of the other JSON paths (the Authentication API, discovery, health and metrics).
         static let apiPrefixes = [
             "/oauth/", "/userinfo", "/.well-known/", "/bc-authorize", "/oidc/register", "/healthz", "/readyz",
-            "/metrics",
+            "/metrics", "/dbconnections/",
         ]
 
         init(path: String) {

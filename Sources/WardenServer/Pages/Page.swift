@@ -28,12 +28,18 @@ struct LoginPage: Page {
     var message: String?
     /// The login's sign-in methods besides the password (SPEC §15): a button for each.
     var options = LoginOptions()
+    /// The "Sign up" link (SPEC §15.1), absent when `disable_signup` is on.
+    var signupURL: String?
+    /// The "Forgot password?" link (SPEC §15.1).
+    var resetURL: String?
 
     /// SPEC §15: the buttons of the login page, and whether it asks for the e-mail address first (an enabled
     /// enterprise connection has `domain_aliases`: an address in one of them goes to that connection).
     struct LoginOptions: Sendable {
         var buttons: [Button] = []
         var identifierFirst = false
+        /// Whether the login page links to the sign-up page (SPEC §15.1).
+        var signup = false
 
         struct Button: Sendable {
             /// The connection's name, sent as `connection`.
@@ -150,6 +156,13 @@ struct NoticePage: Page, Error {
     var message: String
     var advice: String
     var status: HTTPResponse.Status = .ok
+    /// A link onwards ("Continue" to the application, "Sign in"), when there is one.
+    var link: Link?
+
+    struct Link: Sendable {
+        var url: String
+        var label: String
+    }
 }
 
 /// The enrolment ticket page (SPEC §7.1): the QR code (an inline SVG made by ``QRCode``), the URI it encodes

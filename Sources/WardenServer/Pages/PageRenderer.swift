@@ -29,6 +29,9 @@ struct PageRenderer: Sendable {
             MFACodePage.template: MFACodePage.source,
             MFARecoveryCodePage.template: MFARecoveryCodePage.source,
             "mfa_alternatives": MFAAlternatives.partial,
+            SignUpPage.template: AccountPageTemplates.signUp,
+            PasswordResetRequestPage.template: AccountPageTemplates.resetRequest,
+            PasswordResetPage.template: AccountPageTemplates.reset,
         ])
 
     /// The tenant name shown on every page.

@@ -42,6 +42,8 @@ enum PageTemplates {
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         {{/options.identifierFirst}}<button type="submit">Continue</button>
         </form>
+        {{#resetURL}}<p class="hint"><a href="{{resetURL}}">Forgot password?</a></p>{{/resetURL}}
+        {{#signupURL}}<p class="hint">No account yet? <a href="{{signupURL}}">Sign up</a></p>{{/signupURL}}
         {{#options.buttons}}<form method="post" action="{{formAction}}">
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
@@ -101,6 +103,7 @@ enum PageTemplates {
         {{<layout}}{{$content}}{{#page}}
         <p role="status">{{message}}</p>
         <p class="advice">{{advice}}</p>
+        {{#link}}<p><a class="button" href="{{url}}">{{label}}</a></p>{{/link}}
         {{/page}}{{/content}}{{/layout}}
         """
 

@@ -34,6 +34,9 @@ enum Stylesheet {
         ul.alternatives{margin:1.25rem 0 0;padding:0;list-style:none}
         ul.alternatives li{margin:.5rem 0}
         a{color:#2b59c3}
+        a.button{display:block;margin-top:1rem;padding:.75rem;text-align:center;font-weight:600;\
+        border-radius:.5rem;background:#2b59c3;color:#fff;text-decoration:none}
+        ul.rules{margin:.5rem 0 0;padding-left:1.2rem;color:#8a1c1c}
         code.recovery{font-size:1.25rem;letter-spacing:.08em;text-align:center}
         code{display:block;padding:.5rem;overflow-wrap:anywhere;background:#f4f6f9;border-radius:.375rem;\
         font-size:.875rem}

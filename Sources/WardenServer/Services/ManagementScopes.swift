@@ -12,6 +12,7 @@ enum ManagementScopes {
             "delete:guardian_enrollments", "read:signing_keys", "create:signing_keys", "update:signing_keys",
             "read:guardian_factors", "update:guardian_factors", "read:mfa_policies", "update:mfa_policies",
             "read:user_idp_tokens",
+            "create:user_tickets",
         ]
         return scopes
     }()

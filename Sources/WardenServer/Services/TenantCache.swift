@@ -53,6 +53,12 @@ public final class TenantCache: Sendable {
         return ClientRecord(client: client, secretHash: nil, createdAt: issued, updatedAt: issued)
     }
 
+    /// Whether `url` is exactly one of the callbacks of a client this node knows (SPEC §15.1: where a ticket's
+    /// "Continue" may lead).
+    public func isCallback(_ url: String) -> Bool {
+        state.withLock { snapshot in snapshot.clients.values.contains { $0.client.callbacks.contains(url) } }
+    }
+
     /// The API with this identifier, from memory or else from storage.
     public func resourceServer(identifier: String) async throws -> ResourceServer? {
         if let hit = state.withLock({ $0.resourceServers[identifier] }) { return hit }

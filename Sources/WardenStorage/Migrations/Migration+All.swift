@@ -444,5 +444,7 @@ extension Migration {
         Migration(version: 14, name: "connections") { Migration.connections($0) },
         // MARK: version 15, users of other connections (SPEC §15)
         Migration(version: 15, name: "federated users and identities") { Migration.federatedUsers($0) },
+        // MARK: version 16, sign-up, verification, reset and the password history (SPEC §15.1)
+        Migration(version: 16, name: "accounts") { Migration.accounts($0) },
     ]
 }

@@ -224,6 +224,61 @@ struct ConsoleConnectionsTests {
         }
     }
 
+    /// SPEC §15.1: the database connection's page saves sign-up and the password policy as its options, every other
+    /// option kept, through the Management API's validation.
+    @Test func theDatabaseConnectionsSignUpAndPasswordSettings() async throws {
+        try await Self.console { console in
+            let store = console.warden.runtime.store
+            let page = String(buffer: try await console.get("connections/\(Connection.databaseID)").body)
+            #expect(page.contains("name=\"passwordPolicy\""))
+            #expect(page.contains("name=\"disable_signup\""))
+            let (location, saved) = try await console.submit(
+                "connections/\(Connection.databaseID)",
+                [
+                    ("disable_signup", "on"), ("passwordPolicy", "excellent"), ("min_length", "12"),
+                    ("password_history", "3"), ("password_dictionary", "on"), ("dictionary", "acme, rocket"),
+                ])
+            #expect(location.hasSuffix("?done=saved") && saved.contains("The connection was saved."))
+            let options = try #require(try await store.connection(id: Connection.databaseID)).options
+            #expect(options["disable_signup"] == true)
+            #expect(options["passwordPolicy"] == "excellent")
+            #expect(options["password_complexity_options"] == ["min_length": 12])
+            #expect(options["password_history"] == ["enable": true, "size": 3])
+            #expect(options["password_dictionary"] == ["enable": true, "dictionary": ["acme", "rocket"]])
+            #expect(options["password_no_personal_info"] == ["enable": false])
+            let policy = try await console.warden.runtime.accountService.settings()
+            #expect(policy.signupDisabled && policy.policy.strength == .excellent && policy.policy.historySize == 3)
+
+            let refused = try await console.post(
+                "connections/\(Connection.databaseID)", [("passwordPolicy", "good"), ("password_history", "99")])
+            #expect(refused.status == .badRequest)
+            #expect(String(buffer: refused.body).contains("password_history.size"))
+            #expect(try await store.connection(id: Connection.databaseID)?.options["passwordPolicy"] == "excellent")
+        }
+    }
+
+    /// SPEC §15.1: a user's page mails a verification link or a reset link.
+    @Test func aUsersPageSendsAccountEmails() async throws {
+        try await Self.console { console in
+            let warden = console.warden
+            let user = User(
+                userID: "auth0|" + RandomToken.identifier(prefix: "", length: 20), email: "mail-me@example.com",
+                createdAt: warden.clock.now())
+            try await warden.runtime.store.insertUser(UserRecord(user: user, passwordHash: nil))
+            let path = "users/" + user.userID.replacingOccurrences(of: "|", with: "%7C")
+            let page = String(buffer: try await console.get(path).body)
+            #expect(page.contains("Send verification e-mail") && page.contains("Send password reset"))
+            let (_, verified) = try await console.submit(path + "/send-verification", [])
+            #expect(verified.contains("A verification e-mail is on its way"))
+            let (_, reset) = try await console.submit(path + "/send-password-reset", [])
+            #expect(reset.contains("A password reset e-mail is on its way"))
+            await warden.flushLogs()
+            let sent = try await warden.runtime.store.searchLogs(
+                LogFilter(terms: ["type": ["scpr"]]), ascending: true, page: PageRequest(page: 0, perPage: 10))
+            #expect(sent.items.map(\.userID) == [user.userID])
+        }
+    }
+
     @Test func aFormWithoutTheSessionsCSRFTokenChangesNothing() async throws {
         try await Self.console { console in
             let response = try await console.post(

@@ -134,7 +134,7 @@ struct ManagementUserJobsTests {
         try await warden.management { admin in
             try await admin.expect(
                 .created, .post, "users",
-                json: ["email": "dup@example.com", "password": "first-password", "name": "First"])
+                json: ["email": "dup@example.com", "password": "First-Passw0rd", "name": "First"])
             let entry =
                 #"[{"email": "DUP@example.com", "name": "Second"}, {"email": "new@example.com"}, {"email": "new@example.com"}]"#
             let plain = try await Self.importUsers(admin, entry)

@@ -328,3 +328,36 @@ report_footer() {
     echo "Every run: 0 non-2xx responses, 0 socket errors."
   fi
 }
+
+# ------------------------------------------------------------------ bcrypt reference (code-flow, signup)
+# build_bcrypt_tool: sets BCRYPT_TOOL (lib/bcrypt-rate.c built against the bcrypt Warden runs) and BCRYPT_IMPL;
+# needs WARDEN_BIN, LIB_DIR, TMP. Returns 1 when no C compiler or bcrypt implementation is found.
+BCRYPT_TOOL=""
+BCRYPT_IMPL=""
+build_bcrypt_tool() {
+  command -v cc >/dev/null || return 1
+  # 1. the very objects Warden was linked with (SwiftPM keeps them beside the binary)
+  local bindir objdir src
+  bindir="$(dirname "$(readlink -f "$WARDEN_BIN")")"
+  objdir="$bindir/CBcrypt.build"
+  if [[ -f $objdir/bcrypt.c.o && -f $objdir/blf.c.o ]] &&
+    cc -O2 -DUSE_CBCRYPT -o "$TMP/bcrypt-rate" "$LIB_DIR/bcrypt-rate.c" "$objdir/bcrypt.c.o" "$objdir/blf.c.o" -pthread 2>>"$TMP/bcrypt-build.log"; then
+    BCRYPT_IMPL="hummingbird-auth CBcrypt, Warden's own build objects ($objdir)"
+    BCRYPT_TOOL="$TMP/bcrypt-rate"; return 0
+  fi
+  # 2. its source in a SwiftPM checkout
+  for src in "$bindir/../checkouts/hummingbird-auth/Sources/CBcrypt" "$bindir/../../checkouts/hummingbird-auth/Sources/CBcrypt" \
+    "$REPO/.build/checkouts/hummingbird-auth/Sources/CBcrypt"; do
+    if [[ -f $src/bcrypt.c ]] &&
+      cc -O2 -DUSE_CBCRYPT -I"$src/include" -I"$src" -o "$TMP/bcrypt-rate" "$LIB_DIR/bcrypt-rate.c" "$src/bcrypt.c" "$src/blf.c" -pthread 2>>"$TMP/bcrypt-build.log"; then
+      BCRYPT_IMPL="hummingbird-auth CBcrypt compiled from $(readlink -f "$src") with cc -O2"
+      BCRYPT_TOOL="$TMP/bcrypt-rate"; return 0
+    fi
+  done
+  # 3. libxcrypt (Debian libcrypt-dev)
+  if cc -O2 -o "$TMP/bcrypt-rate" "$LIB_DIR/bcrypt-rate.c" -lcrypt -pthread 2>>"$TMP/bcrypt-build.log"; then
+    BCRYPT_IMPL="libxcrypt crypt_rn (\$2b\$; Warden's CBcrypt objects/source not found)"
+    BCRYPT_TOOL="$TMP/bcrypt-rate"; return 0
+  fi
+  return 1
+}

@@ -35,6 +35,8 @@ struct AuthorizationFlow: Sendable {
 
     var loginPath: String { basePath + "u/login" }
     var consentPath: String { basePath + "u/consent" }
+    var signupPath: String { basePath + "u/signup" }
+    var resetPath: String { basePath + "u/reset-password" }
 
     /// Whether `session` answers `request` without a new login: not with `prompt=login`, and not when the
     /// last login is older than `max_age` (OIDC Core §3.1.2.1).
@@ -50,11 +52,13 @@ struct AuthorizationFlow: Sendable {
         return record.user
     }
 
-    /// Parks `request` in a login transaction and redirects to the login form (SPEC §5).
-    func startLogin(_ request: AuthorizationRequest) async throws -> Response {
+    /// Parks `request` in a login transaction and redirects to the login form (SPEC §5), or to the sign-up form
+    /// for `screen_hint=signup` (SPEC §15.1).
+    func startLogin(_ request: AuthorizationRequest, signUp: Bool = false) async throws -> Response {
         let id = try await transactions.start(LoginTransaction(request: request), stage: .login)
         return Response(
-            status: .found, headers: [.location: loginPath + "?state=" + id, .cacheControl: "no-store"])
+            status: .found,
+            headers: [.location: (signUp ? signupPath : loginPath) + "?state=" + id, .cacheControl: "no-store"])
     }
 
     /// The login form of transaction `id`, with its CSRF cookie and the other sign-in methods of `options`.
@@ -64,7 +68,8 @@ struct AuthorizationFlow: Sendable {
     ) -> Response {
         let page = LoginPage(
             clientName: client.name, formAction: loginPath, state: id, csrf: transaction.csrf, email: email,
-            message: message, options: options)
+            message: message, options: options, signupURL: options.signup ? signupPath + "?state=" + id : nil,
+            resetURL: resetPath + "?state=" + id)
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 

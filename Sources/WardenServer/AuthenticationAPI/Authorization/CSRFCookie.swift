@@ -21,4 +21,11 @@ enum CSRFCookie {
         guard let field, let cookie = request.cookies[name]?.value else { return false }
         return SecretHash.constantTimeEquals(field, expected) && SecretHash.constantTimeEquals(cookie, expected)
     }
+
+    /// Whether the posted field equals the request's cookie (double submit), for a form outside any login
+    /// transaction (the password reset pages, SPEC §15.1): the page that shows the form sets both to a new token.
+    static func isValid(field: String?, request: Request) -> Bool {
+        guard let cookie = request.cookies[name]?.value, !cookie.isEmpty else { return false }
+        return isValid(field: field, request: request, expected: cookie)
+    }
 }

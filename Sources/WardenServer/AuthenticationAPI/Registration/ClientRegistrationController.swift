@@ -14,7 +14,7 @@ struct ClientRegistrationController: Sendable {
     let mode: WardenConfiguration.RegistrationMode
     let clients: any ClientStore
     let managementAuth: ManagementAuthMiddleware
-    let limiter: RegistrationRateLimiter
+    let limiter: AddressRateLimiter
     let eventLog: EventLog
     let clock: any WardenClock
     let trustedProxies: [CIDR]
@@ -24,7 +24,7 @@ struct ClientRegistrationController: Sendable {
 
     init(
         mode: WardenConfiguration.RegistrationMode, clients: any ClientStore, managementAuth: ManagementAuthMiddleware,
-        limiter: RegistrationRateLimiter, eventLog: EventLog, clock: any WardenClock, trustedProxies: [CIDR]
+        limiter: AddressRateLimiter, eventLog: EventLog, clock: any WardenClock, trustedProxies: [CIDR]
     ) {
         self.mode = mode
         self.clients = clients

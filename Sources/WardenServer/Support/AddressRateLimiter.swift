@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import WardenCore
 
-/// At most `limit` registration attempts per `window` from one address on this node (SPEC §13: 20 per minute
-/// per IP), counted atomically. Each node counts its own requests, so behind a load balancer over N nodes an
-/// address gets at most N × `limit`.
-final class RegistrationRateLimiter: Sendable {
+/// At most `limit` attempts per `window` for one key on this node, counted atomically: client registrations per
+/// IP (SPEC §13: 20 per minute), sign-ups per IP (SPEC §15.1: 10 per hour), account e-mails per IP and per
+/// address. Each node counts its own requests, so behind a load balancer over N nodes a key gets at most
+/// N × `limit`.
+final class AddressRateLimiter: Sendable {
     /// Attempts allowed per window, and the window's length in seconds.
     let limit: Int
     let window: TimeInterval
@@ -20,7 +21,7 @@ final class RegistrationRateLimiter: Sendable {
         self.clock = clock
     }
 
-    /// Counts one attempt from `address`: `nil` when it is allowed, else the whole seconds until it would be.
+    /// Counts one attempt for `address` (or any other key): `nil` when it is allowed, else the whole seconds until it would be.
     func admit(_ address: String) -> Int? {
         let now = clock.now()
         return windows.withLock { windows in
