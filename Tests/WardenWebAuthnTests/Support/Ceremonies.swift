@@ -104,13 +104,8 @@ struct AssertionCeremony {
 
 /// Runs `body` and expects it to fail the check `code`.
 func expectFailure<T>(
-    _ code: WebAuthnError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () throws(WebAuthnError) -> T
+    _ code: WebAuthnError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
 ) {
-    do {
-        _ = try body()
-        Issue.record("expected the \(code) check to fail, but it passed", sourceLocation: sourceLocation)
-    } catch {
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-    }
+    let error = #expect(throws: WebAuthnError.self, sourceLocation: sourceLocation) { _ = try body() }
+    #expect(error?.code == code, "\(String(describing: error))", sourceLocation: sourceLocation)
 }
