@@ -34,15 +34,17 @@ public struct AssertionVerifier: Sendable {
         let authData = try AuthenticatorData(bytes: authenticatorData)
         try relyingParty.verifyAuthenticatorData(authData, requireUserVerification: requireUserVerification)
         guard authData.flags.contains(.backupEligible) || !credential.backupEligible else {
-            throw WebAuthnError(.backupState, "A backup eligible credential reports BE clear.")
+            throw WebAuthnError(code: .backupState, message: "A backup eligible credential reports BE clear.")
         }
         let clientDataHash = Array(SHA256.hash(data: clientDataJSON))
         guard credential.publicKey.isValidSignature(signature, for: authenticatorData + clientDataHash) else {
-            throw WebAuthnError(.signature, "The assertion signature does not verify with the credential's key.")
+            throw WebAuthnError(
+                code: .signature, message: "The assertion signature does not verify with the credential's key.")
         }
         if authData.signCount != 0 || credential.signCount != 0 {
             guard authData.signCount > credential.signCount else {
-                throw WebAuthnError(.signCount, "The signature counter did not grow: the authenticator may be cloned.")
+                throw WebAuthnError(
+                    code: .signCount, message: "The signature counter did not grow: the authenticator may be cloned.")
             }
         }
         return VerifiedAssertion(

@@ -29,16 +29,12 @@ public struct AttestationObject: Sendable, Hashable {
     /// Reads an attestation object: a CBOR map (by the bounded ``CBORDecoder``) with a text `fmt`, a map `attStmt`
     /// and a byte string `authData`; other keys are ignored.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        let value: CBORValue
-        do {
-            value = try CBORDecoder.decode(bytes)
-        } catch {
-            throw .cbor("The attestation object", error)
-        }
+        let value = try WebAuthnError.cbor("The attestation object") { try CBORDecoder.decode(bytes) }
         guard let map = value.map, let format = map["fmt"]?.text, let statement = map["attStmt"]?.map,
             let authData = map["authData"]?.bytes
         else {
-            throw WebAuthnError(.malformed, "The attestation object lacks a text fmt, a map attStmt or bytes authData.")
+            throw WebAuthnError(
+                code: .malformed, message: "The attestation object lacks a text fmt, a map attStmt or bytes authData.")
         }
         self.format = format
         self.statement = statement
@@ -53,26 +49,29 @@ public struct AttestationObject: Sendable, Hashable {
         switch format {
         case "none":
             guard statement.isEmpty else {
-                throw WebAuthnError(.attestation, "A none attestation statement is not an empty map.")
+                throw WebAuthnError(code: .attestation, message: "A none attestation statement is not an empty map.")
             }
             return .none
         case "packed" where statement["x5c"] != nil:
             return .unverified(format: format)
         case "packed":
             guard let alg = statement["alg"]?.integer, let signature = statement["sig"]?.bytes else {
-                throw WebAuthnError(.attestation, "The packed attestation statement lacks alg or sig.")
+                throw WebAuthnError(code: .attestation, message: "The packed attestation statement lacks alg or sig.")
             }
             guard alg == credentialKey.algorithm.rawValue else {
-                throw WebAuthnError(.attestation, "The packed self attestation's alg is not the credential key's.")
+                throw WebAuthnError(
+                    code: .attestation, message: "The packed self attestation's alg is not the credential key's.")
             }
             guard credentialKey.isValidSignature(signature, for: authenticatorData.bytes + clientDataHash) else {
-                throw WebAuthnError(.attestation, "The packed self attestation's signature does not verify.")
+                throw WebAuthnError(
+                    code: .attestation, message: "The packed self attestation's signature does not verify.")
             }
             return .selfAttestation
         case _ where Self.unverifiedFormats.contains(format):
             return .unverified(format: format)
         default:
-            throw WebAuthnError(.attestation, "The attestation statement format is not one Warden knows.")
+            throw WebAuthnError(
+                code: .attestation, message: "The attestation statement format is not one Warden knows.")
         }
     }
 }

@@ -45,7 +45,8 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// when ED is set, and nothing after them.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         guard bytes.count >= Self.fixedLength, bytes.count <= CBORDecoder.maximumInputSize else {
-            throw WebAuthnError(.malformed, "The authenticator data is shorter than 37 bytes or longer than 64 KiB.")
+            throw WebAuthnError(
+                code: .malformed, message: "The authenticator data is shorter than 37 bytes or longer than 64 KiB.")
         }
         self.bytes = bytes
         flags = Flags(rawValue: bytes[32])
@@ -57,14 +58,12 @@ public struct AuthenticatorData: Sendable, Hashable {
             attestedCredentialData = nil
         }
         if flags.contains(.extensionData) {
-            let decoded: (value: CBORValue, end: Int)
-            do {
-                decoded = try CBORDecoder.decodePrefix(bytes, from: offset)
-            } catch {
-                throw .cbor("The authenticator data's extensions", error)
+            let decoded = try WebAuthnError.cbor("The authenticator data's extensions") {
+                try CBORDecoder.decodePrefix(bytes, from: offset)
             }
             guard let map = decoded.value.map else {
-                throw WebAuthnError(.malformed, "The authenticator data's extensions are not a CBOR map.")
+                throw WebAuthnError(
+                    code: .malformed, message: "The authenticator data's extensions are not a CBOR map.")
             }
             extensions = map
             offset = decoded.end
@@ -72,7 +71,7 @@ public struct AuthenticatorData: Sendable, Hashable {
             extensions = nil
         }
         guard offset == bytes.count else {
-            throw WebAuthnError(.malformed, "Bytes follow what the authenticator data's flags announce.")
+            throw WebAuthnError(code: .malformed, message: "Bytes follow what the authenticator data's flags announce.")
         }
     }
 }
@@ -92,23 +91,22 @@ public struct AttestedCredentialData: Sendable, Hashable {
     init(_ bytes: [UInt8], offset: inout Int) throws(WebAuthnError) {
         let headerEnd = offset + 18
         guard bytes.count >= headerEnd else {
-            throw WebAuthnError(.malformed, "The attested credential data ends before its credential ID length.")
+            throw WebAuthnError(
+                code: .malformed, message: "The attested credential data ends before its credential ID length.")
         }
         aaguid = UUID(uuid: bytes[offset..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
         let length = Int(bytes[headerEnd - 2]) << 8 | Int(bytes[headerEnd - 1])
         guard length <= AuthenticatorData.maximumCredentialIDLength else {
-            throw WebAuthnError(.credential, "The credential ID is longer than 1,023 bytes.")
+            throw WebAuthnError(code: .credential, message: "The credential ID is longer than 1,023 bytes.")
         }
         guard bytes.count >= headerEnd + length else {
-            throw WebAuthnError(.malformed, "The attested credential data ends inside its credential ID.")
+            throw WebAuthnError(
+                code: .malformed, message: "The attested credential data ends inside its credential ID.")
         }
         credentialID = Array(bytes[headerEnd..<headerEnd + length])
         let keyStart = headerEnd + length
-        let decoded: (value: CBORValue, end: Int)
-        do {
-            decoded = try CBORDecoder.decodePrefix(bytes, from: keyStart)
-        } catch {
-            throw .cbor("The credential public key", error)
+        let decoded = try WebAuthnError.cbor("The credential public key") {
+            try CBORDecoder.decodePrefix(bytes, from: keyStart)
         }
         publicKey = try COSEKey(decoded.value, bytes: Array(bytes[keyStart..<decoded.end]))
         offset = decoded.end

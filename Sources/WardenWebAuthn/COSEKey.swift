@@ -32,12 +32,7 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Reads a stored COSE_Key.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        let value: CBORValue
-        do {
-            value = try CBORDecoder.decode(bytes)
-        } catch {
-            throw .cbor("The credential public key", error)
-        }
+        let value = try WebAuthnError.cbor("The credential public key") { try CBORDecoder.decode(bytes) }
         try self.init(value, bytes: bytes)
     }
 
@@ -45,13 +40,16 @@ public struct COSEKey: Sendable, Hashable {
     /// ``COSEAlgorithm/supported``, with the key type (label 1) and curve (label −1) that algorithm requires.
     init(_ value: CBORValue, bytes: [UInt8]) throws(WebAuthnError) {
         guard let map = value.map, let keyType = map[1]?.integer else {
-            throw WebAuthnError(.malformed, "The credential public key is not a COSE_Key map with a key type.")
+            throw WebAuthnError(
+                code: .malformed, message: "The credential public key is not a COSE_Key map with a key type.")
         }
         guard let label = map[3]?.integer.flatMap({ Int(exactly: $0) }) else {
-            throw WebAuthnError(.algorithm, "The credential public key names no algorithm.")
+            throw WebAuthnError(code: .algorithm, message: "The credential public key names no algorithm.")
         }
-        let mismatch = WebAuthnError(.algorithm, "The credential public key's type or curve does not fit its algorithm.")
-        let malformed = WebAuthnError(.malformed, "The credential public key's parameters do not form a valid key.")
+        let mismatch = WebAuthnError(
+            code: .algorithm, message: "The credential public key's type or curve does not fit its algorithm.")
+        let malformed = WebAuthnError(
+            code: .malformed, message: "The credential public key's parameters do not form a valid key.")
         switch COSEAlgorithm(rawValue: label) {
         case .es256:
             // EC2 (kty 2) on P-256 (crv 1) with 32-byte x (−2) and y (−3), RFC 9053 §7.1.1.
@@ -74,7 +72,8 @@ public struct COSEKey: Sendable, Hashable {
             else { throw malformed }
             publicKey = .rsa(key)
         default:
-            throw WebAuthnError(.algorithm, "The credential public key's algorithm is not ES256, EdDSA or RS256.")
+            throw WebAuthnError(
+                code: .algorithm, message: "The credential public key's algorithm is not ES256, EdDSA or RS256.")
         }
         self.bytes = bytes
     }

@@ -23,7 +23,8 @@ public struct CollectedClientData: Sendable, Hashable, Decodable {
             let decoded = try? JSONDecoder().decode(CollectedClientData.self, from: Data(text))
         else {
             throw WebAuthnError(
-                .malformed, "The client data is not a JSON object of at most 64 KiB with type, challenge and origin.")
+                code: .malformed,
+                message: "The client data is not a JSON object of at most 64 KiB with type, challenge and origin.")
         }
         self = decoded
     }

@@ -36,12 +36,15 @@ public struct RegistrationVerifier: Sendable {
         let authData = object.authenticatorData
         try relyingParty.verifyAuthenticatorData(authData, requireUserVerification: requireUserVerification)
         guard let credential = authData.attestedCredentialData else {
-            throw WebAuthnError(.credential, "The authenticator data carries no attested credential data (AT).")
+            throw WebAuthnError(
+                code: .credential, message: "The authenticator data carries no attested credential data (AT).")
         }
         guard algorithms.contains(credential.publicKey.algorithm) else {
-            throw WebAuthnError(.algorithm, "The credential's algorithm is not one the ceremony offered.")
+            throw WebAuthnError(
+                code: .algorithm, message: "The credential's algorithm is not one the ceremony offered.")
         }
-        let attestation = try object.verifyStatement(credentialKey: credential.publicKey, clientDataHash: clientDataHash)
+        let attestation = try object.verifyStatement(
+            credentialKey: credential.publicKey, clientDataHash: clientDataHash)
         return RegisteredCredential(authenticatorData: authData, credential: credential, attestation: attestation)
     }
 }
@@ -66,7 +69,10 @@ public struct RegisteredCredential: Sendable, Hashable {
     /// How the attestation statement was taken.
     public let attestation: AttestationObject.Attestation
 
-    init(authenticatorData: AuthenticatorData, credential: AttestedCredentialData, attestation: AttestationObject.Attestation) {
+    init(
+        authenticatorData: AuthenticatorData, credential: AttestedCredentialData,
+        attestation: AttestationObject.Attestation
+    ) {
         id = credential.credentialID
         publicKey = credential.publicKey
         aaguid = credential.aaguid

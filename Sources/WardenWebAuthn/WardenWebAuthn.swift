@@ -26,16 +26,18 @@ public struct RelyingParty: Sendable, Hashable {
     func verifyClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(WebAuthnError) {
         let clientData = try CollectedClientData(json: json)
         guard clientData.type == type else {
-            throw WebAuthnError(.type, "The client data's type is not \(type).")
+            throw WebAuthnError(code: .type, message: "The client data's type is not \(type).")
         }
         guard clientData.answers(challenge) else {
-            throw WebAuthnError(.challenge, "The client data's challenge is not the one this ceremony sent.")
+            throw WebAuthnError(
+                code: .challenge, message: "The client data's challenge is not the one this ceremony sent.")
         }
         guard origins.contains(clientData.origin) else {
-            throw WebAuthnError(.origin, "The client data's origin is not an allowed origin.")
+            throw WebAuthnError(code: .origin, message: "The client data's origin is not an allowed origin.")
         }
         guard clientData.crossOrigin != true, clientData.topOrigin == nil else {
-            throw WebAuthnError(.origin, "The ceremony ran in a frame of another origin (crossOrigin or topOrigin).")
+            throw WebAuthnError(
+                code: .origin, message: "The ceremony ran in a frame of another origin (crossOrigin or topOrigin).")
         }
     }
 
@@ -43,16 +45,19 @@ public struct RelyingParty: Sendable, Hashable {
     /// UV when `userVerification` is required, and BS only with BE (§6.1.3).
     func verifyAuthenticatorData(_ data: AuthenticatorData, requireUserVerification: Bool) throws(WebAuthnError) {
         guard data.rpIDHash.elementsEqual(idHash) else {
-            throw WebAuthnError(.rpIdHash, "The authenticator data is not scoped to this RP ID.")
+            throw WebAuthnError(code: .rpIdHash, message: "The authenticator data is not scoped to this RP ID.")
         }
         guard data.flags.contains(.userPresent) else {
-            throw WebAuthnError(.userPresence, "The authenticator did not test user presence (UP is clear).")
+            throw WebAuthnError(
+                code: .userPresence, message: "The authenticator did not test user presence (UP is clear).")
         }
         guard data.flags.contains(.userVerified) || !requireUserVerification else {
-            throw WebAuthnError(.userVerification, "The authenticator did not verify the user (UV is clear).")
+            throw WebAuthnError(
+                code: .userVerification, message: "The authenticator did not verify the user (UV is clear).")
         }
         guard data.flags.contains(.backupEligible) || !data.flags.contains(.backedUp) else {
-            throw WebAuthnError(.backupState, "The credential claims to be backed up (BS) but not backup eligible (BE).")
+            throw WebAuthnError(
+                code: .backupState, message: "The credential claims to be backed up (BS) but not backup eligible (BE).")
         }
     }
 }

@@ -55,14 +55,14 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A sentence about the failed check, safe to show and to log.
     public let message: String
 
-    init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// A ``Code/malformed`` error for `what`, which ``CBORDecoder`` refused.
-    static func cbor(_ what: String, _ error: CBORError) -> WebAuthnError {
-        WebAuthnError(.malformed, "\(what) is not well-formed CBOR within the decoder's bounds: \(error).")
+    /// Runs `decoding` of `what` with ``CBORDecoder``; a refusal is a ``Code/malformed`` error naming `what` and the
+    /// decoder's rule.
+    static func cbor<T>(_ what: String, _ decoding: () throws(CBORError) -> T) throws(WebAuthnError) -> T {
+        do {
+            return try decoding()
+        } catch {
+            throw WebAuthnError(code: .malformed, message: "\(what) is not CBOR within the decoder's bounds: \(error).")
+        }
     }
 
     public var description: String { "\(code): \(message)" }

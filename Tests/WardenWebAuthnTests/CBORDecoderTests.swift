@@ -126,7 +126,8 @@ import WardenWebAuthn
 
     @Test func readsAt64KiBButNotBeyond() throws {
         let limit = CBORDecoder.maximumInputSize
-        let bytes = [0x59] + CBOREncoder.bigEndian(UInt64(limit - 3), width: 2) + [UInt8](repeating: 7, count: limit - 3)
+        let bytes =
+            [0x59] + CBOREncoder.bigEndian(UInt64(limit - 3), width: 2) + [UInt8](repeating: 7, count: limit - 3)
         #expect(try CBORDecoder.decode(bytes).bytes?.count == limit - 3)
         #expect(throws: CBORError.tooLarge) { try CBORDecoder.decode(bytes + [0]) }
     }
@@ -136,7 +137,8 @@ import WardenWebAuthn
         let clock = ContinuousClock()
         let nested = [UInt8](repeating: 0x81, count: CBORDecoder.maximumInputSize)
         let entries = 0x3FFF
-        let map: [UInt8] = [0xB9, 0x3F, 0xFF] + (0..<entries).flatMap { CBOREncoder.encode(.integer(Int64($0))) + [0xF6] }
+        let map: [UInt8] =
+            [0xB9, 0x3F, 0xFF] + (0..<entries).flatMap { CBOREncoder.encode(.integer(Int64($0))) + [0xF6] }
         var decoded: CBORValue?
         let elapsed = clock.measure {
             #expect(throws: CBORError.tooDeep) { try CBORDecoder.decode(nested) }

@@ -87,7 +87,9 @@ import WardenWebAuthn
                 response = Mutator.mutate(response, corpus: corpus, using: &random)
             }
             var passed = false
-            let elapsed = clock.measure { passed = Self.exercise(seed, response: response, clientDataJSON: clientDataJSON) }
+            let elapsed = clock.measure {
+                passed = Self.exercise(seed, response: response, clientDataJSON: clientDataJSON)
+            }
             slowest = max(slowest, elapsed)
             accepted += passed ? 1 : 0
             count += 1
@@ -132,7 +134,10 @@ enum Mutator {
             case 1 where !bytes.isEmpty: bytes[position] = UInt8(truncatingIfNeeded: random.next())
             case 2 where !bytes.isEmpty: bytes[position] = heads.randomElement(using: &random)!
             case 3: bytes.insert(heads.randomElement(using: &random)!, at: position)
-            case 4: bytes.insert(contentsOf: (0..<random.next() % 9).map { _ in UInt8.random(in: 0...255, using: &random) }, at: position)
+            case 4:
+                bytes.insert(
+                    contentsOf: (0..<random.next() % 9).map { _ in UInt8.random(in: 0...255, using: &random) },
+                    at: position)
             case 5: bytes.removeSubrange(position..<min(bytes.count, position + 1 + Int(random.next() % 16)))
             case 6: bytes.removeLast(bytes.count - position)
             case 7:

@@ -147,7 +147,8 @@ import WardenWebAuthn
         var ceremony = RegistrationCeremony(algorithm)
         // Signed over the authenticator data alone, without the client data hash.
         ceremony.statement = [
-            "alg": .integer(Int64(algorithm.rawValue)), "sig": .bytes(ceremony.authenticator.sign(ceremony.authenticatorData)),
+            "alg": .integer(Int64(algorithm.rawValue)),
+            "sig": .bytes(ceremony.authenticator.sign(ceremony.authenticatorData)),
         ]
         expectFailure(.attestation) { try ceremony.verify() }
     }
@@ -183,7 +184,9 @@ import WardenWebAuthn
     @Test(arguments: ["packed", "fido-u2f", "tpm", "android-key", "android-safetynet", "apple", "compound"])
     func certificateAttestationIsTakenUnverified(_ format: String) throws {
         var ceremony = RegistrationCeremony(format: format)
-        ceremony.statement = ["alg": .integer(-7), "sig": .bytes([0x30, 0x00]), "x5c": .array([.bytes([0x30, 0x00])])]
+        ceremony.statement = [
+            "alg": .integer(-7), "sig": .bytes([0x30, 0x00]), "x5c": .array([.bytes([0x30, 0x00])]),
+        ]
         #expect(try ceremony.verify().attestation == .unverified(format: format))
     }
 
@@ -203,7 +206,8 @@ import WardenWebAuthn
         let ceremony = RegistrationCeremony(format: "none")
         let authData = ceremony.authenticator.authenticatorData(
             rpID: "example.org", flags: [.userPresent, .userVerified], signCount: 0, attested: false)
-        let object = CBOREncoder.encode(.map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
+        let object = CBOREncoder.encode(
+            .map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
         expectFailure(.credential) { try ceremony.verify(attestationObject: object) }
     }
 
@@ -243,7 +247,8 @@ import WardenWebAuthn
     @Test func authenticatorDataMustHaveNoTrailingBytes() {
         let ceremony = RegistrationCeremony(format: "none")
         let authData = ceremony.authenticatorData + [0x00]
-        let object = CBOREncoder.encode(.map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
+        let object = CBOREncoder.encode(
+            .map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
         expectFailure(.malformed) { try ceremony.verify(attestationObject: object) }
     }
 
@@ -252,7 +257,8 @@ import WardenWebAuthn
         ceremony.flags = [.userPresent, .userVerified, .extensionData]
         let extensions = CBOREncoder.encode(.map(["credProtect": .integer(2)]))
         let authData = ceremony.authenticatorData + extensions
-        let object = CBOREncoder.encode(.map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
+        let object = CBOREncoder.encode(
+            .map(["fmt": .text("none"), "attStmt": .map([:]), "authData": .bytes(authData)]))
         _ = try ceremony.verify(attestationObject: object)
         #expect(try AttestationObject(bytes: object).authenticatorData.extensions == ["credProtect": .integer(2)])
         expectFailure(.malformed) { try ceremony.verify() }  // ED set, no extensions

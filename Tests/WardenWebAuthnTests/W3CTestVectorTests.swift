@@ -46,7 +46,8 @@ struct W3CVector: Decodable, Sendable, CustomTestStringConvertible {
         -> VerifiedAssertion
     {
         try AssertionVerifier(relyingParty: exampleRelyingParty).verify(
-            clientDataJSON: hex(authentication.clientDataJSON), authenticatorData: hex(authentication.authenticatorData),
+            clientDataJSON: hex(authentication.clientDataJSON),
+            authenticatorData: hex(authentication.authenticatorData),
             signature: signature ?? hex(authentication.signature), challenge: hex(authentication.challenge),
             requireUserVerification: false, credential: credential)
     }

@@ -22,8 +22,9 @@ public enum CBORDecoder {
 
     /// Decodes the one item that starts at `offset` and returns it with the offset just past it: how authenticator
     /// data's credential public key and extensions, which carry no length of their own, are read (WebAuthn §6.1).
-    public static func decodePrefix(_ bytes: [UInt8], from offset: Int) throws(CBORError) -> (value: CBORValue, end: Int)
-    {
+    public static func decodePrefix(_ bytes: [UInt8], from offset: Int) throws(CBORError) -> (
+        value: CBORValue, end: Int
+    ) {
         guard bytes.count <= maximumInputSize else { throw .tooLarge }
         var reader = Reader(bytes: bytes, offset: min(max(offset, 0), bytes.count))
         let value = try reader.item(depth: 0)

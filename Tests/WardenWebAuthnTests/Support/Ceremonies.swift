@@ -56,7 +56,8 @@ struct RegistrationCeremony {
     var attestationObject: [UInt8] {
         let authData = authenticatorData
         let statement = statement ?? (format == "packed" ? selfAttestation(authData) : [:])
-        return CBOREncoder.encode(.map(["fmt": .text(format), "attStmt": .map(statement), "authData": .bytes(authData)]))
+        return CBOREncoder.encode(
+            .map(["fmt": .text(format), "attStmt": .map(statement), "authData": .bytes(authData)]))
     }
 
     func verify(attestationObject: [UInt8]? = nil) throws(WebAuthnError) -> RegisteredCredential {

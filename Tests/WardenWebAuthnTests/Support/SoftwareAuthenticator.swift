@@ -45,7 +45,9 @@ struct SoftwareAuthenticator: Sendable {
                 -3: .bytes(Array(point[33...64])),
             ]
         case .ed25519(let key):
-            return [1: .integer(1), 3: .integer(-8), -1: .integer(6), -2: .bytes(Array(key.publicKey.rawRepresentation))]
+            return [
+                1: .integer(1), 3: .integer(-8), -1: .integer(6), -2: .bytes(Array(key.publicKey.rawRepresentation)),
+            ]
         case .rsa(let key):
             let primitives = try! key.publicKey.getKeyPrimitives()
             return [
