@@ -29,7 +29,9 @@ public struct AttestationObject: Sendable, Hashable {
     /// Reads an attestation object: a CBOR map (by the bounded ``CBORDecoder``) with a text `fmt`, a map `attStmt`
     /// and a byte string `authData`; other keys are ignored.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        let value = try WebAuthnError.cbor("The attestation object") { try CBORDecoder.decode(bytes) }
+        let value = try WebAuthnError.cbor("The attestation object") { () throws(CBORError) in
+            try CBORDecoder.decode(bytes)
+        }
         guard let map = value.map, let format = map["fmt"]?.text, let statement = map["attStmt"]?.map,
             let authData = map["authData"]?.bytes
         else {

@@ -58,7 +58,7 @@ public struct AuthenticatorData: Sendable, Hashable {
             attestedCredentialData = nil
         }
         if flags.contains(.extensionData) {
-            let decoded = try WebAuthnError.cbor("The authenticator data's extensions") {
+            let decoded = try WebAuthnError.cbor("The authenticator data's extensions") { () throws(CBORError) in
                 try CBORDecoder.decodePrefix(bytes, from: offset)
             }
             guard let map = decoded.value.map else {
@@ -105,7 +105,7 @@ public struct AttestedCredentialData: Sendable, Hashable {
         }
         credentialID = Array(bytes[headerEnd..<headerEnd + length])
         let keyStart = headerEnd + length
-        let decoded = try WebAuthnError.cbor("The credential public key") {
+        let decoded = try WebAuthnError.cbor("The credential public key") { () throws(CBORError) in
             try CBORDecoder.decodePrefix(bytes, from: keyStart)
         }
         publicKey = try COSEKey(decoded.value, bytes: Array(bytes[keyStart..<decoded.end]))

@@ -32,7 +32,9 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Reads a stored COSE_Key.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        let value = try WebAuthnError.cbor("The credential public key") { try CBORDecoder.decode(bytes) }
+        let value = try WebAuthnError.cbor("The credential public key") { () throws(CBORError) in
+            try CBORDecoder.decode(bytes)
+        }
         try self.init(value, bytes: bytes)
     }
 
