@@ -70,12 +70,13 @@ struct RegistrationCeremony {
 /// An authentication ceremony (§7.2) with a stored credential record, every checked input a property.
 struct AssertionCeremony {
     var authenticator: SoftwareAuthenticator
+    /// The credential record's counter and BE.
+    var storedSignCount: UInt32 = 0
+    var storedBackupEligible = false
     var client = ClientSide(type: "webauthn.get")
     var rpID = "example.org"
     var flags: AuthenticatorData.Flags = [.userPresent, .userVerified]
     var signCount: UInt32 = 0
-    var storedSignCount: UInt32 = 0
-    var storedBackupEligible = false
     /// Signs instead of the credential's authenticator.
     var signer: SoftwareAuthenticator?
     var requireUserVerification = true
