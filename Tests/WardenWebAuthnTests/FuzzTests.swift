@@ -87,8 +87,18 @@ import WardenWebAuthn
                 response = Mutator.mutate(response, corpus: corpus, using: &random)
             }
             var passed = false
-            let elapsed = clock.measure {
+            var elapsed = clock.measure {
                 passed = Self.exercise(seed, response: response, clientDataJSON: clientDataJSON)
+            }
+            // A stall of this shared machine is not the input's work: a mutant that seems slow is timed twice more.
+            if elapsed > .milliseconds(50) {
+                for _ in 0..<2 {
+                    let again = clock.measure {
+                        _ = Self.exercise(seed, response: response, clientDataJSON: clientDataJSON)
+                    }
+                    elapsed = min(elapsed, again)
+                }
+                print("WebAuthn fuzz: mutant \(count) of \(response.count) bytes took \(elapsed) at best")
             }
             slowest = max(slowest, elapsed)
             accepted += passed ? 1 : 0
