@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "WardenAuthenticatorURLSession", targets: ["WardenAuthenticatorURLSession"]),
         .library(name: "WardenClient", targets: ["WardenClient"]),
         .library(name: "WardenResourceServer", targets: ["WardenResourceServer"]),
+        .library(name: "WardenWebAuthn", targets: ["WardenWebAuthn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -187,6 +188,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The WebAuthn relying party's checks (SPEC §17, WebAuthn Level 3 §7): a bounded CBOR decoder, authenticator
+        // data, COSE keys, client data, registration and assertion verification; nothing of Warden's, so the SDKs
+        // can use it.
+        .target(
+            name: "WardenWebAuthn",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "warden",
             dependencies: [
@@ -345,6 +357,16 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WardenWebAuthnTests",
+            dependencies: [
+                "WardenWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/w3c-test-vectors.json")],
             swiftSettings: swiftSettings
         ),
     ],
