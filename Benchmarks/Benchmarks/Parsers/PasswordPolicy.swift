@@ -7,11 +7,12 @@ import WardenWire
 /// password it accepts (every rule run) and one the dictionary refuses. Called from the group's `benchmarks`.
 func passwordPolicyBenchmarks() {
     for (label, password) in [("accepted", "Correct-Horse-7"), ("common, refused", "P@ssw0rd")] {
-        Benchmark("password policy check (good, dictionary and personal info on; \(label))") { benchmark, policy in
+        Benchmark("password policy check (good, dictionary and personal info on; \(label))") {
+            (benchmark: Benchmark, policy: PasswordPolicy) in
             for _ in benchmark.scaledIterations {
                 blackHole(policy.check(password, personalInfo: PasswordSamples.person))
             }
-        } setup: {
+        } setup: { () async throws -> PasswordPolicy in
             let policy = try PasswordPolicy(options: PasswordSamples.options)
             // The common passwords' set is built at first use, outside the measurement.
             blackHole(policy.check(password, personalInfo: PasswordSamples.person))
