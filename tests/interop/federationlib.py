@@ -88,7 +88,12 @@ class Federation:
         joserfc against Warden's JWKS."""
         session = session or requests.Session()
         verifier = new_verifier()
-        params = callback_params(self.deliver(session, self.upstream_answer(session, verifier)))
+        return self.finish(session, verifier, self.upstream_answer(session, verifier))
+
+    def finish(self, session: requests.Session, verifier: str, answer: dict) -> dict:
+        """Delivers the upstream's `answer` and exchanges the code Warden gives the application (PKCE `verifier`):
+        the claims of Warden's ID token, verified with joserfc against Warden's JWKS."""
+        params = callback_params(self.deliver(session, answer))
         assert "code" in params, params
         tokens = json_of(expect_status(code_exchange(self.broker, self.client_id, params["code"], verifier,
                                                      self.redirect_uri), 200))

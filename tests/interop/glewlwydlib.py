@@ -21,6 +21,7 @@ with `stop DIR`), handing DIR to the suite as `WARDEN_TEST_GLEWLWYD`; without it
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -31,13 +32,15 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlsplit
+from typing import Iterator
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import requests
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from wardenlib import HTTP_TIMEOUT, describe, free_port, uid  # noqa: E402
+from federationlib import Federation, federation  # noqa: E402
+from wardenlib import HTTP_TIMEOUT, Warden, describe, free_port, uid, verify_jwt  # noqa: E402
 
 INIT_SQL = "/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz"
 MODULES = "/usr/lib/glewlwyd"
@@ -76,6 +79,7 @@ class Glewlwyd:
         self.port = port or free_port()
         self.pid: int | None = None
         self.admin_session = requests.Session()
+        self._probe: GlewlwydClient | None = None
 
     # ------------------------------------------------------------------------------------------ lifecycle
     @property
@@ -87,6 +91,10 @@ class Glewlwyd:
 
     def issuer(self, plugin: str = "oidc") -> str:
         return f"{self.base}/api/{plugin}"
+
+    def endpoint(self, plugin: str, name: str) -> str:
+        """`auth`, `token`, `userinfo`, `jwks` of a plugin instance."""
+        return f"{self.issuer(plugin)}/{name}"
 
     def discovery_url(self, plugin: str = "oidc") -> str:
         return f"{self.issuer(plugin)}/.well-known/openid-configuration"
@@ -313,6 +321,51 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
             first = session.get(location + "&g_continue", allow_redirects=False, timeout=HTTP_TIMEOUT)
         assert first.status_code == 302 and "login.html" not in first.headers["Location"], describe(first)
         return first.headers["Location"]
+
+
+    def subject(self, person: Person, plugin: str = "oidc") -> str:
+        """`person`'s `sub` at `plugin`, read from an ID token Glewlwyd issues to a client of the tests' own (and
+        verified against its JWKS): what Warden must make the user id of (SPEC §15 "Users")."""
+        redirect_uri = "http://127.0.0.1:9/probe"
+        if self._probe is None:
+            self._probe = self.client([redirect_uri])
+        query = {"response_type": "code", "client_id": self._probe.client_id, "redirect_uri": redirect_uri,
+                 "scope": "openid", "state": uid(), "nonce": uid()}
+        answer = self.login(requests.Session(), f"{self.endpoint(plugin, 'auth')}?{urlencode(query)}", person)
+        code = parse_qs(urlsplit(answer).query)["code"][0]
+        tokens = requests.post(self.endpoint(plugin, "token"), timeout=HTTP_TIMEOUT, data={
+            "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
+            "client_id": self._probe.client_id, "client_secret": self._probe.client_secret})
+        assert tokens.status_code == 200, describe(tokens)
+        jwks = requests.get(self.endpoint(plugin, "jwks"), timeout=HTTP_TIMEOUT).json()
+        _, claims = verify_jwt(tokens.json()["id_token"], jwks, ["RS256"])
+        assert claims["iss"] == self.issuer(plugin) and claims["nonce"] == query["nonce"], claims
+        return claims["sub"]
+
+
+def answer_params(location: str) -> dict:
+    """The query of an upstream's redirect to Warden's callback."""
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query, keep_blank_values=True).items()}
+
+
+@contextlib.contextmanager
+def glewlwyd_federation(broker: Warden, glewlwyd: Glewlwyd, *, plugin: str = "oidc", person: Person | None = None,
+                        **options) -> Iterator[Federation]:
+    """An OIDC connection of `broker` to the Glewlwyd plugin instance `plugin` (a confidential client there whose
+    redirect URI is Warden's `{issuer}login/callback`, found by discovery), an application at the broker it is enabled
+    for, and a person at Glewlwyd (`federation.person`, which a test may change before a login)."""
+    client = glewlwyd.client([broker.url("login/callback")])
+    made: list[Federation] = []
+
+    def sign_in(session: requests.Session, location: str) -> dict:
+        return answer_params(glewlwyd.login(session, location, made[0].person))
+
+    with federation(broker, {"discovery_url": glewlwyd.discovery_url(plugin), "client_id": client.client_id,
+                             "client_secret": client.client_secret, "scope": "openid profile email", **options},
+                    authorization_endpoint=glewlwyd.endpoint(plugin, "auth"), sign_in_upstream=sign_in,
+                    upstream=glewlwyd, person=person or glewlwyd.person(), prefix="glewlwyd") as connected:
+        made.append(connected)
+        yield connected
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,214 @@
+"""SPEC §15 against real software: Glewlwyd 2.7.5 (Debian's `glewlwyd`) as the upstream OpenID provider of an `oidc`
+connection, found by discovery, its login scripted with plain HTTP (glewlwydlib). The broker is the suite's server,
+on SQLite or PostgreSQL.
+
+Glewlwyd's plugin instance `oidc` answers without RFC 9207's `iss`; `oidc_iss` sets `oauth-as-iss-id` and adds it to
+every answer (2.7.5 does not publish `authorization_response_iss_parameter_supported`, so a missing `iss` cannot be
+told from an upstream that never sends one: Warden accepts it from either). Every refused callback ends where SPEC §15
+says — the 400 page when the state is not this browser's live one, else `access_denied` at the application with a
+description naming the failed check — and creates no user; a verified e-mail shared with an existing user never signs
+in as that user."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+import pytest
+import requests
+from joserfc.jwk import RSAKey
+
+from federationlib import Federation, callback_params
+from glewlwydlib import PLUGINS, glewlwyd_federation
+from pkcelib import authorize_url, code_exchange, create_user, new_verifier
+from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
+from wardenlib import describe, expect_status, json_of, uid, verify_jwt
+
+PROTOCOL_CLAIMS = {"iss", "aud", "exp", "iat", "nbf", "nonce", "at_hash", "c_hash", "azp", "auth_time", "sid", "jti"}
+
+
+def user_of(warden, user_id: str) -> dict:
+    return json_of(expect_status(warden.mgmt("GET", f"users/{requests.utils.quote(user_id, safe='')}"), 200))
+
+
+def assert_refused(federation: Federation, response: requests.Response, error: str, names: str) -> None:
+    """The application got `error` with a description naming `names`, and the connection has no user."""
+    params = callback_params(response)
+    assert urlsplit(response.headers["Location"]).netloc == urlsplit(federation.redirect_uri).netloc, params
+    assert params["error"] == error and names in params["error_description"], params
+    assert "code" not in params
+    assert federation.users() == []
+
+
+def assert_400_page(response: requests.Response) -> None:
+    assert response.status_code == 400 and "text/html" in response.headers["Content-Type"], describe(response)
+
+
+@pytest.mark.parametrize("plugin", list(PLUGINS))
+def test_a_first_login_through_glewlwyd_creates_the_user_and_a_second_finds_it(warden, glewlwyd, plugin):
+    with glewlwyd_federation(warden, glewlwyd, plugin=plugin) as federation:
+        person = federation.person
+        subject = glewlwyd.subject(person, plugin)
+        browser = requests.Session()
+        verifier = new_verifier()
+        answer = federation.upstream_answer(browser, verifier)
+        if PLUGINS[plugin]:
+            assert answer["iss"] == glewlwyd.issuer(plugin), answer  # RFC 9207, checked by Warden
+        else:
+            assert "iss" not in answer, answer
+        first = federation.finish(browser, verifier, answer)
+        assert first["sub"] == f"oidc|{federation.name}|{subject}", first
+        user = user_of(warden, first["sub"])
+        assert user["user_id"] == first["sub"] and user["logins_count"] == 1, user
+        assert user["email"] == person.email and user["email_verified"] is True and user["name"] == person.name
+        identity, = user["identities"]
+        assert {k: identity[k] for k in ("connection", "provider", "user_id", "isSocial")} == {
+            "connection": federation.name, "provider": "oidc", "user_id": f"{federation.name}|{subject}",
+            "isSocial": False}, identity
+        profile = identity["profileData"]
+        assert profile["email"] == person.email and profile["email_verified"] is True, profile
+        assert not PROTOCOL_CLAIMS & set(profile), profile
+        second = federation.sign_in(requests.Session())
+        assert second["sub"] == first["sub"]
+        again = user_of(warden, first["sub"])
+        assert again["logins_count"] == 2 and again["user_id"] == user["user_id"], again
+        assert [u["user_id"] for u in federation.users()] == [first["sub"]]
+
+
+@pytest.mark.parametrize("plugin", list(PLUGINS))
+def test_an_iss_naming_another_issuer_is_refused(warden, glewlwyd, plugin):
+    """A mix-up (RFC 9207 §2.4): the answer names the other issuer on the same Glewlwyd. From `oidc_iss` the real
+    `iss` is replaced; to `oidc`'s answer, which has none, one is added."""
+    other = next(name for name in PLUGINS if name != plugin)
+    with glewlwyd_federation(warden, glewlwyd, plugin=plugin) as federation:
+        browser = requests.Session()
+        answer = federation.upstream_answer(browser, new_verifier())
+        assert ("iss" in answer) == PLUGINS[plugin], answer
+        refused = federation.deliver(browser, {**answer, "iss": glewlwyd.issuer(other)})
+        assert_refused(federation, refused, "access_denied", "iss")
+
+
+def test_a_foreign_or_replayed_state_is_the_400_page_and_creates_no_user(warden, glewlwyd):
+    with glewlwyd_federation(warden, glewlwyd) as federation:
+        browser = requests.Session()
+        answer = federation.upstream_answer(browser, new_verifier())
+        assert_400_page(federation.deliver(requests.Session(), answer))  # another browser's state
+        assert_400_page(federation.deliver(browser, answer))  # consumed by that attempt
+        assert federation.users() == []
+        verifier = new_verifier()
+        answer = federation.upstream_answer(browser, verifier)
+        claims = federation.finish(browser, verifier, answer)
+        assert_400_page(federation.deliver(browser, answer))  # replayed
+        assert [u["user_id"] for u in federation.users()] == [claims["sub"]]
+
+
+def test_a_code_injected_into_another_login_fails_the_nonce_check(warden, glewlwyd):
+    """Without PKCE the nonce is what binds the code to the login (OIDC Core §15.5.2): a code Glewlwyd issued to one
+    authentication request, delivered with the state of another one in the same browser, is refused."""
+    with glewlwyd_federation(warden, glewlwyd, connection_settings={"pkce": "disabled"}) as federation:
+        browser = requests.Session()
+        stolen = federation.upstream_answer(browser, new_verifier())
+        location = federation.to_upstream(browser, new_verifier())
+        query = dict(parse_qsl(urlsplit(location).query))
+        assert "code_challenge" not in query, query
+        refused = federation.deliver(browser, {"state": query["state"], "code": stolen["code"]})
+        assert_refused(federation, refused, "access_denied", "nonce")
+
+
+def test_glewlwyd_refusing_the_login_ends_at_the_application_with_access_denied(warden, glewlwyd):
+    """Glewlwyd's own refusal (`interaction_required`: `prompt=none`, sent through `upstream_params`, and no session
+    there) comes back to the application as `access_denied` naming it."""
+    with glewlwyd_federation(warden, glewlwyd, plugin="oidc_iss",
+                             upstream_params={"prompt": {"value": "none"}}) as federation:
+        browser = requests.Session()
+        location = federation.to_upstream(browser, new_verifier())
+        answer = browser.get(location, allow_redirects=False)
+        assert answer.status_code == 302, describe(answer)
+        params = dict(parse_qsl(urlsplit(answer.headers["Location"]).query))
+        assert params["error"] == "interaction_required" and params["iss"] == glewlwyd.issuer("oidc_iss"), params
+        assert_refused(federation, federation.deliver(browser, params), "access_denied", "interaction_required")
+
+
+@pytest.fixture(scope="module")
+def keys(glewlwyd):
+    """Glewlwyd's own signing key (the tests made it) and one of an attacker's."""
+    with open(glewlwyd.path("rsa.key")) as f:
+        real = RSAKey.import_key(f.read())
+    with open(glewlwyd.path("rsa.pub"), "rb") as f:
+        public_pem = f.read()
+    return real, RSAKey.generate_key(2048), public_pem
+
+
+def tampering(keys):
+    real, rogue, public_pem = keys
+    now = int(time.time())
+    return {
+        "unchanged": lambda t: resign(t, real),  # the control: re-signing alone changes nothing
+        "signature": lambda t: resign(t, rogue),  # same kid, another key
+        "kid": lambda t: resign(t, rogue, header={"kid": f"rogue-{uid()}"}),
+        "alg none": unsigned,
+        "alg HS256": lambda t: hmac_signed(t, public_pem),
+        "iss": lambda t: resign(t, real, claims={"iss": "http://127.0.0.1:9/elsewhere"}),
+        "aud": lambda t: resign(t, real, claims={"aud": "someone-else", "azp": None}),
+        "azp": lambda t: resign(t, real, claims={"azp": "someone-else"}),
+        "exp": lambda t: resign(t, real, claims={"exp": now - 3600}),
+        "iat": lambda t: resign(t, real, claims={"iat": now + 3600}),
+        "nonce": lambda t: resign(t, real, claims={"nonce": uid()}),
+    }
+
+
+@pytest.mark.parametrize("case", ["unchanged", "signature", "kid", "alg none", "alg HS256", "iss", "aud", "azp",
+                                  "exp", "iat", "nonce"])
+def test_an_id_token_failing_a_check_is_refused(warden, glewlwyd, keys, case):
+    """Glewlwyd's ID token, changed on its way to Warden by a token endpoint in front of Glewlwyd's (tokenproxy)."""
+    with TokenProxy(glewlwyd.endpoint("oidc", "token")) as proxy, \
+            glewlwyd_federation(warden, glewlwyd, token_endpoint=proxy.url) as federation:
+        proxy.rewrite = tampering(keys)[case]
+        browser = requests.Session()
+        verifier = new_verifier()
+        answer = federation.upstream_answer(browser, verifier)
+        if case == "unchanged":
+            claims = federation.finish(browser, verifier, answer)
+            assert claims["sub"].startswith(f"oidc|{federation.name}|") and len(proxy.seen) == 1
+            return
+        check = case.split()[0]
+        assert_refused(federation, federation.deliver(browser, answer), "access_denied", f"the {check} check")
+        assert len(proxy.seen) == 1, "Glewlwyd issued the token that was changed"
+
+
+def test_a_verified_email_of_an_existing_user_never_signs_in_as_that_user(warden, glewlwyd):
+    """No merge by e-mail (SPEC §15 "Linking"; the nOAuth class): Glewlwyd vouches for an e-mail address that a
+    database user of Warden has verified too. The login either makes a user of its own or asks for proof at /u/link;
+    it never signs in as the existing user, whose identities stay as they were."""
+    email = f"shared-{uid()}@interop.test"
+    existing = create_user(warden, email=email, email_verified=True)
+    before = user_of(warden, existing.user_id)
+    person = glewlwyd.person(email=email, verified=True)
+    with glewlwyd_federation(warden, glewlwyd, person=person) as federation:
+        browser = requests.Session()
+        verifier = new_verifier()
+        r = federation.deliver(browser, federation.upstream_answer(browser, verifier))
+        assert r.status_code in (302, 303), describe(r)
+        target = urljoin(r.url, r.headers["Location"])
+        if target.startswith(federation.redirect_uri):
+            params = callback_params(r)
+            tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"], verifier,
+                                                         federation.redirect_uri), 200))
+            sub = verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]
+            assert sub != existing.user_id and sub.startswith(f"oidc|{federation.name}|"), sub
+        else:
+            assert urlsplit(target).path.endswith("/u/link"), target  # the proof step comes first
+        after = user_of(warden, existing.user_id)
+        assert after["identities"] == before["identities"], after
+        # The browser's session at Warden is not the existing user's: a silent authorization does not sign them in.
+        silent_verifier = new_verifier()
+        silent = browser.get(authorize_url(warden, federation.client_id, federation.redirect_uri,
+                                           verifier=silent_verifier, state=uid(), prompt="none"),
+                             allow_redirects=False)
+        params = callback_params(silent)
+        if "code" in params:
+            tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"],
+                                                         silent_verifier, federation.redirect_uri), 200))
+            assert verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"] != existing.user_id
+        else:
+            assert params["error"] in ("login_required", "interaction_required"), params
