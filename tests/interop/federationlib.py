@@ -19,6 +19,14 @@ from pkcelib import (authorize_url, code_exchange, create_public_client, create_
                      new_verifier)
 from wardenlib import HTTP_TIMEOUT, Warden, default_binary, describe, expect_status, json_of, uid, verify_jwt
 
+# The claims about the token rather than the person, which `bind_all` never keeps in `profileData` (SPEC §15 "Users").
+PROTOCOL_CLAIMS = {"iss", "aud", "exp", "iat", "nbf", "nonce", "at_hash", "c_hash", "azp", "auth_time", "sid", "jti"}
+
+
+def user_of(warden: Warden, user_id: str) -> dict:
+    """GET /api/v2/users/{id}."""
+    return json_of(expect_status(warden.mgmt("GET", f"users/{requests.utils.quote(user_id, safe='')}"), 200))
+
 
 @contextlib.contextmanager
 def upstream_warden() -> Iterator[Warden]:
@@ -105,7 +113,12 @@ class Federation:
 def callback_params(response: requests.Response) -> dict:
     """The query of a redirect to the application."""
     assert response.status_code == 302, describe(response)
-    return {k: v[0] for k, v in parse_qs(urlsplit(response.headers["Location"]).query).items()}
+    return redirect_params(response.headers["Location"])
+
+
+def redirect_params(location: str) -> dict:
+    """The query of a redirect (an upstream's answer to Warden's callback, or Warden's to the application)."""
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query, keep_blank_values=True).items()}
 
 
 @contextlib.contextmanager

@@ -33,13 +33,13 @@ import sys
 import time
 from dataclasses import dataclass
 from typing import Iterator
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import requests
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from federationlib import Federation, federation  # noqa: E402
+from federationlib import Federation, federation, redirect_params  # noqa: E402
 from wardenlib import HTTP_TIMEOUT, Warden, describe, free_port, uid, verify_jwt  # noqa: E402
 
 INIT_SQL = "/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz"
@@ -308,7 +308,7 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
     def login(self, session: requests.Session, location: str, person: Person, *, grant: str | None = None) -> str:
         """Signs `person` in at Glewlwyd in `session` (a browser) for the authorization request `location`, and
         returns Glewlwyd's answer: the redirect to the relying party (never followed)."""
-        query = {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+        query = redirect_params(location)
         first = session.get(location, allow_redirects=False, timeout=HTTP_TIMEOUT)
         assert first.status_code == 302, describe(first)
         if "login.html" in first.headers["Location"]:  # no session for that scope yet: the UI's two calls
@@ -332,7 +332,7 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         query = {"response_type": "code", "client_id": self._probe.client_id, "redirect_uri": redirect_uri,
                  "scope": "openid", "state": uid(), "nonce": uid()}
         answer = self.login(requests.Session(), f"{self.endpoint(plugin, 'auth')}?{urlencode(query)}", person)
-        code = parse_qs(urlsplit(answer).query)["code"][0]
+        code = redirect_params(answer)["code"]
         tokens = requests.post(self.endpoint(plugin, "token"), timeout=HTTP_TIMEOUT, data={
             "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
             "client_id": self._probe.client_id, "client_secret": self._probe.client_secret})
@@ -341,11 +341,6 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         _, claims = verify_jwt(tokens.json()["id_token"], jwks, ["RS256"])
         assert claims["iss"] == self.issuer(plugin) and claims["nonce"] == query["nonce"], claims
         return claims["sub"]
-
-
-def answer_params(location: str) -> dict:
-    """The query of an upstream's redirect to Warden's callback."""
-    return {k: v[0] for k, v in parse_qs(urlsplit(location).query, keep_blank_values=True).items()}
 
 
 @contextlib.contextmanager
@@ -358,7 +353,7 @@ def glewlwyd_federation(broker: Warden, glewlwyd: Glewlwyd, *, plugin: str = "oi
     made: list[Federation] = []
 
     def sign_in(session: requests.Session, location: str) -> dict:
-        return answer_params(glewlwyd.login(session, location, made[0].person))
+        return redirect_params(glewlwyd.login(session, location, made[0].person))
 
     with federation(broker, {"discovery_url": glewlwyd.discovery_url(plugin), "client_id": client.client_id,
                              "client_secret": client.client_secret, "scope": "openid profile email", **options},

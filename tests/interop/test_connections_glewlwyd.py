@@ -18,18 +18,11 @@ import pytest
 import requests
 from joserfc.jwk import RSAKey
 
-from federationlib import Federation, callback_params
+from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, user_of
 from glewlwydlib import PLUGINS, glewlwyd_federation
 from pkcelib import authorize_url, code_exchange, create_user, new_verifier
 from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
 from wardenlib import describe, expect_status, json_of, uid, verify_jwt
-
-PROTOCOL_CLAIMS = {"iss", "aud", "exp", "iat", "nbf", "nonce", "at_hash", "c_hash", "azp", "auth_time", "sid", "jti"}
-
-
-def user_of(warden, user_id: str) -> dict:
-    return json_of(expect_status(warden.mgmt("GET", f"users/{requests.utils.quote(user_id, safe='')}"), 200))
-
 
 def assert_refused(federation: Federation, response: requests.Response, error: str, names: str) -> None:
     """The application got `error` with a description naming `names`, and the connection has no user."""
