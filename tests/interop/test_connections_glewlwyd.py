@@ -22,15 +22,22 @@ from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, user_of
 from glewlwydlib import PLUGINS, glewlwyd_federation
 from pkcelib import authorize_url, code_exchange, create_user, new_verifier
 from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
-from wardenlib import describe, expect_status, json_of, uid, verify_jwt
+from wardenlib import describe, expect_status, json_of, uid, verify_jwt, wait_until
 
 def assert_refused(federation: Federation, response: requests.Response, error: str, names: str) -> None:
-    """The application got `error` with a description naming `names`, and the connection has no user."""
+    """The application got `error` with a description naming `names`, the failure is logged (`f` with the
+    connection's fields and `details.error.message`), and the connection has no user."""
     params = callback_params(response)
     assert urlsplit(response.headers["Location"]).netloc == urlsplit(federation.redirect_uri).netloc, params
     assert params["error"] == error and names in params["error_description"], params
     assert "code" not in params
     assert federation.users() == []
+    query = {"q": f'type:f AND client_id:"{federation.client_id}"'}
+    event, = wait_until(lambda: json_of(federation.broker.mgmt("GET", "logs", params=query)), timeout=10,
+                        what="the f event")
+    details = event["details"]
+    assert details["connection"] == federation.name and details["strategy"] == "oidc", event
+    assert names in details["error"]["message"], event
 
 
 def assert_400_page(response: requests.Response) -> None:
