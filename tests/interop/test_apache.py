@@ -12,8 +12,10 @@ RS256 keys only, as Apache's JOSE library expects of a default tenant). Skipped 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+from typing import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -35,24 +37,31 @@ def tenant():
         yield node
 
 
+@contextlib.contextmanager
+def relying_party(tenant, directives: str = "") -> Iterator[tuple[Apache, dict]]:
+    """Apache on a free port with `directives`, and the confidential client of Warden registered for it; Apache's
+    log is printed when the body fails."""
+    apache = Apache(BINARY, RelyingParty(tenant.issuer, "", ""), directives=directives)
+    client = tenant.create_client(
+        name=f"apache {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
+        token_endpoint_auth_method="client_secret_basic", callbacks=[apache.redirect_uri],
+        allowed_logout_urls=[apache.logged_out])
+    apache.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
+    apache.start()
+    try:
+        yield apache, client
+    except BaseException:
+        print(apache.log_tail())
+        raise
+    finally:
+        apache.stop()
+
+
 @pytest.fixture(scope="module")
 def setup(tenant):
     """Apache on a free port, a confidential client registered for it, and a user."""
-    placeholder = Apache(BINARY, RelyingParty(tenant.issuer, "", ""))
-    client = tenant.create_client(
-        name=f"apache {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
-        token_endpoint_auth_method="client_secret_basic", callbacks=[placeholder.redirect_uri],
-        allowed_logout_urls=[placeholder.logged_out])
-    placeholder.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
-    user = create_user(tenant)
-    placeholder.start()
-    try:
-        yield placeholder, client, user
-    except BaseException:
-        print(placeholder.log_tail())
-        raise
-    finally:
-        placeholder.stop()
+    with relying_party(tenant) as (apache, client):
+        yield apache, client, create_user(tenant)
 
 
 def info(apache: Apache, session: requests.Session) -> dict:
@@ -159,24 +168,12 @@ def test_rp_initiated_logout_ends_the_warden_session(setup, signed_in, tenant):
 def chain(tenant, glewlwyd):
     """A second Apache whose Warden client has an OIDC connection to Glewlwyd (SPEC §15), and whose authorization
     requests name it (`OIDCAuthRequestParams connection=…`): mod_auth_openidc is configured with Warden alone."""
-    with glewlwyd_federation(tenant, glewlwyd) as federation:
-        apache = Apache(BINARY, RelyingParty(tenant.issuer, "", ""),
-                        directives=f"OIDCAuthRequestParams connection={federation.name}")
-        client = tenant.create_client(
-            name=f"apache chain {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
-            token_endpoint_auth_method="client_secret_basic", callbacks=[apache.redirect_uri])
+    with glewlwyd_federation(tenant, glewlwyd) as federation, \
+            relying_party(tenant, f"OIDCAuthRequestParams connection={federation.name}") as (apache, client):
         r = tenant.mgmt("PATCH", f"connections/{federation.connection['id']}/clients",
                         json=[{"client_id": client["client_id"], "status": True}])
         assert r.status_code == 204, describe(r)
-        apache.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
-        apache.start()
-        try:
-            yield apache, client, federation
-        except BaseException:
-            print(apache.log_tail())
-            raise
-        finally:
-            apache.stop()
+        yield apache, client, federation
 
 
 def test_apache_signs_in_through_warden_through_glewlwyd_without_knowing_it(chain, glewlwyd, tenant):
