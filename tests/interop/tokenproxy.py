@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
@@ -67,10 +68,12 @@ def hmac_signed(token: str, secret: bytes) -> str:
 
 
 class TokenProxy:
-    """`POST {url}` forwards to `target`; `rewrite(id_token) -> id_token` changes the answer's ID token."""
+    """`POST {url}` forwards to `target`; `rewrite(id_token) -> id_token` changes the answer's ID token, and each
+    answer waits `delay` seconds first (a slow upstream)."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, delay: float = 0.0) -> None:
         self.target = target
+        self.delay = delay
         self.rewrite: Callable[[str], str] = lambda token: token
         self.seen: list[str] = []  # the ID tokens the upstream issued
         proxy = self
@@ -81,6 +84,7 @@ class TokenProxy:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                time.sleep(proxy.delay)
                 headers = {name: self.headers[name] for name in ("Content-Type", "Authorization", "Accept")
                            if self.headers.get(name)}
                 answer = requests.post(proxy.target, data=body, headers=headers, timeout=HTTP_TIMEOUT)
