@@ -2,21 +2,21 @@
 
 - `Glewlwyd`: one server on a free loopback port with its own SQLite database, made from the SQL the package ships
   (`/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz`) with a user property `email_verified` added, its own
-  RSA key, and a loopback-only config; started in
-  the background, stopped by its PID only. `provision()` sets it up through the admin REST API (logged in as the
-  shipped `admin`/`password`, a cookie session that lasts 10 minutes, so each admin call logs in again when told
-  401): scopes `profile` and `email` and two OpenID Connect plugin instances,
-  `oidc` (answers without RFC 9207's `iss`) and `oidc_iss` (`oauth-as-iss-id`: adds `iss` to every authorization
-  response). Glewlwyd 2.7.5 sends `iss` but does not publish `authorization_response_iss_parameter_supported` in its
-  discovery document.
+  RSA key, and a loopback-only config; started in the background, stopped by its PID only. `provision()` sets it up
+  through the admin REST API (logged in as the shipped `admin`/`password`, a cookie session that lasts 10 minutes,
+  so each admin call logs in again when told 401): scopes `profile` and `email` and two OpenID Connect plugin
+  instances, `oidc` (answers without RFC 9207's `iss`) and `oidc_iss` (`oauth-as-iss-id`: adds `iss` to every
+  authorization response). Glewlwyd 2.7.5 sends `iss` but does not publish
+  `authorization_response_iss_parameter_supported` in its discovery document.
 - `person()` / `client()`: a user (`email_verified` "1"/"0") and a confidential client (`client_secret_post`).
 - `login()`: Glewlwyd's login scripted with plain HTTP, as its web UI does it: `POST /api/auth/` (the user/password
   scheme, a session cookie), `PUT /api/auth/grant/{client_id}` (the consent), then the authorization URL again with
   `g_continue`, whose 302 `Location` is the answer to the relying party (read, never followed).
 
-One Glewlwyd serves a whole test run: `scripts/test` starts it with `python3 glewlwydlib.py start DIR` (and stops it
-with `stop DIR`), handing DIR to the suite as `WARDEN_TEST_GLEWLWYD`; without it the session fixture `glewlwyd`
-(conftest.py) starts one of its own. The benchmark (scripts/bench/federated-login --upstream glewlwyd) uses it too.
+One Glewlwyd serves a whole test run: `scripts/test` starts it with `python3 glewlwydlib.py start DIR` (`stop DIR`
+stops it; scripts/test's cleanup stops it by the PID it records), handing DIR to the suite as `WARDEN_TEST_GLEWLWYD`;
+without it the session fixture `glewlwyd` (conftest.py) starts one of its own. The benchmark
+(scripts/bench/federated-login --upstream glewlwyd) uses it too.
 """
 
 from __future__ import annotations
