@@ -47,6 +47,11 @@ def assert_400_page(response: requests.Response) -> None:
 @pytest.mark.parametrize("plugin", list(PLUGINS))
 def test_a_first_login_through_glewlwyd_creates_the_user_and_a_second_finds_it(warden, glewlwyd, plugin):
     with glewlwyd_federation(warden, glewlwyd, plugin=plugin) as federation:
+        options = federation.connection["options"]  # completed from Glewlwyd's discovery document
+        assert options["issuer"] == glewlwyd.issuer(plugin) and options["schema_version"] == "oidc-V4", options
+        for endpoint in ("auth", "token", "userinfo", "jwks"):
+            assert glewlwyd.endpoint(plugin, endpoint) in options.values(), (endpoint, options)
+        assert "client_secret" not in options, "secrets are write-only"
         person = federation.person
         subject = glewlwyd.subject(person, plugin)
         browser = requests.Session()
