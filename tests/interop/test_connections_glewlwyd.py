@@ -4,14 +4,19 @@ on SQLite or PostgreSQL.
 
 Glewlwyd's plugin instance `oidc` answers without RFC 9207's `iss`; `oidc_iss` sets `oauth-as-iss-id` and adds it to
 every answer (2.7.5 does not publish `authorization_response_iss_parameter_supported`, so a missing `iss` cannot be
-told from an upstream that never sends one: Warden accepts it from either). Every refused callback ends where SPEC §15
+told from an upstream that never sends one: Warden accepts it from either; one test serves Glewlwyd's document with
+that member added, and there a stripped `iss` is refused). Every refused callback ends where SPEC §15
 says — the 400 page when the state is not this browser's live one, else `access_denied` at the application with a
 description naming the failed check — and creates no user; a verified e-mail shared with an existing user never signs
 in as that user."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
+from http.server import BaseHTTPRequestHandler
+from typing import Iterator
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import pytest
@@ -22,7 +27,8 @@ from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, user_of
 from glewlwydlib import PLUGINS, glewlwyd_federation
 from pkcelib import authorize_url, code_exchange, create_user, new_verifier
 from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
-from wardenlib import describe, expect_status, json_of, uid, verify_jwt, wait_until
+from wardenlib import (HTTP_TIMEOUT, LoopbackServer, describe, expect_status, json_of, uid, verify_jwt, wait_until,
+                       write_response)
 
 def assert_refused(federation: Federation, response: requests.Response, error: str, names: str) -> None:
     """The application got `error` with a description naming `names`, the failure is logged (`f` with the
@@ -91,6 +97,40 @@ def test_an_iss_naming_another_issuer_is_refused(warden, glewlwyd, plugin):
         assert ("iss" in answer) == PLUGINS[plugin], answer
         refused = federation.deliver(browser, {**answer, "iss": glewlwyd.issuer(other)})
         assert_refused(federation, refused, "access_denied", "iss")
+
+
+@contextlib.contextmanager
+def discovery_saying_iss_is_sent(glewlwyd) -> Iterator[str]:
+    """`oidc_iss`'s discovery document as it would be if Glewlwyd published what it does: the same document with
+    `authorization_response_iss_parameter_supported: true` (RFC 9207 §3), served from a port of the test's own."""
+    document = json_of(expect_status(requests.get(glewlwyd.discovery_url("oidc_iss"), timeout=HTTP_TIMEOUT), 200))
+    body = json.dumps({**document, "authorization_response_iss_parameter_supported": True}).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            write_response(self, 200, body)
+
+    with LoopbackServer(Handler) as server:
+        yield f"{server.base_url}/.well-known/openid-configuration"
+
+
+def test_an_answer_without_iss_is_refused_when_the_upstream_says_it_sends_one(warden, glewlwyd):
+    """RFC 9207 §2.4: an upstream whose metadata says `authorization_response_iss_parameter_supported` must send
+    `iss`; an answer without it (stripped on the way) is refused, the same answer with it is accepted."""
+    with discovery_saying_iss_is_sent(glewlwyd) as discovery_url, \
+            glewlwyd_federation(warden, glewlwyd, plugin="oidc_iss", discovery_url=discovery_url) as federation:
+        browser = requests.Session()
+        verifier = new_verifier()
+        answer = federation.upstream_answer(browser, verifier)
+        assert answer["iss"] == glewlwyd.issuer("oidc_iss"), answer
+        stripped = {k: v for k, v in answer.items() if k != "iss"}
+        assert_refused(federation, federation.deliver(browser, stripped), "access_denied", "iss")
+        verifier = new_verifier()
+        claims = federation.finish(browser, verifier, federation.upstream_answer(browser, verifier))
+        assert claims["sub"].startswith(f"oidc|{federation.name}|"), claims
 
 
 def test_a_foreign_or_replayed_state_is_the_400_page_and_creates_no_user(warden, glewlwyd):

@@ -14,16 +14,15 @@ import base64
 import hashlib
 import hmac
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Callable
 
 import requests
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
-from wardenlib import HTTP_TIMEOUT
+from wardenlib import HTTP_TIMEOUT, LoopbackServer, write_response
 
 
 def _b64(data: bytes) -> str:
@@ -67,7 +66,7 @@ def hmac_signed(token: str, secret: bytes) -> str:
     return f"{signing_input}.{_b64(hmac.new(secret, signing_input.encode(), hashlib.sha256).digest())}"
 
 
-class TokenProxy:
+class TokenProxy(LoopbackServer):
     """`POST {url}` forwards to `target`; `rewrite(id_token) -> id_token` changes the answer's ID token, and each
     answer waits `delay` seconds first (a slow upstream)."""
 
@@ -94,20 +93,8 @@ class TokenProxy:
                     proxy.seen.append(tokens["id_token"])
                     tokens["id_token"] = proxy.rewrite(tokens["id_token"])
                     data = json.dumps(tokens).encode()
-                self.send_response(answer.status_code)
-                self.send_header("Content-Type", answer.headers.get("Content-Type", "application/json"))
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                write_response(self, answer.status_code, data,
+                               answer.headers.get("Content-Type", "application/json"))
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/token"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> TokenProxy:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
+        self.url = f"{self.base_url}/token"
