@@ -221,30 +221,37 @@ def test_an_id_token_failing_a_check_is_refused(warden, glewlwyd, keys, case):
         assert len(proxy.seen) == 1, "Glewlwyd issued the token that was changed"
 
 
-def test_a_verified_email_of_an_existing_user_never_signs_in_as_that_user(warden, glewlwyd):
-    """No merge by e-mail (SPEC §15 "Linking"; the nOAuth class): Glewlwyd vouches for an e-mail address that a
-    database user of Warden has verified too. The login either makes a user of its own or asks for proof at /u/link;
-    it never signs in as the existing user, whose identities stay as they were."""
+def issued_sub(warden, federation: Federation, code: str, verifier: str) -> str:
+    """The `sub` of the ID token Warden issues for `code`."""
+    tokens = json_of(expect_status(code_exchange(warden, federation.client_id, code, verifier,
+                                                 federation.redirect_uri), 200))
+    return verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]
+
+
+@pytest.mark.parametrize("upstream_verified", [True, False], ids=["verified upstream", "unverified upstream"])
+def test_an_email_of_an_existing_user_never_signs_in_as_that_user(warden, glewlwyd, upstream_verified):
+    """No merge by e-mail (SPEC §15 "Linking"; the nOAuth class): Glewlwyd sends the address of a database user of
+    Warden who has verified it. Verified at Glewlwyd too, the login either makes a user of its own or asks for proof
+    at /u/link; unverified there, it makes a user of its own with `email_verified` false (nothing to link). It never
+    signs in as the existing user, whose identities stay as they were."""
     email = f"shared-{uid()}@interop.test"
     existing = create_user(warden, email=email, email_verified=True)
     before = user_of(warden, existing.user_id)
-    person = glewlwyd.person(email=email, verified=True)
+    person = glewlwyd.person(email=email, verified=upstream_verified)
     with glewlwyd_federation(warden, glewlwyd, person=person) as federation:
         browser = requests.Session()
         verifier = new_verifier()
         r = federation.deliver(browser, federation.upstream_answer(browser, verifier))
         assert r.status_code in (302, 303), describe(r)
         target = urljoin(r.url, r.headers["Location"])
+        assert upstream_verified or target.startswith(federation.redirect_uri), f"nothing to link: {target}"
         if target.startswith(federation.redirect_uri):
-            params = callback_params(r)
-            tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"], verifier,
-                                                         federation.redirect_uri), 200))
-            sub = verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]
+            sub = issued_sub(warden, federation, callback_params(r)["code"], verifier)
             assert sub != existing.user_id and sub.startswith(f"oidc|{federation.name}|"), sub
+            assert user_of(warden, sub)["email_verified"] is upstream_verified
         else:
             assert urlsplit(target).path.endswith("/u/link"), target  # the proof step comes first
-        after = user_of(warden, existing.user_id)
-        assert after["identities"] == before["identities"], after
+        assert user_of(warden, existing.user_id)["identities"] == before["identities"]
         # The browser's session at Warden is not the existing user's: a silent authorization does not sign them in.
         silent_verifier = new_verifier()
         silent = browser.get(authorize_url(warden, federation.client_id, federation.redirect_uri,
@@ -252,8 +259,6 @@ def test_a_verified_email_of_an_existing_user_never_signs_in_as_that_user(warden
                              allow_redirects=False)
         params = callback_params(silent)
         if "code" in params:
-            tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"],
-                                                         silent_verifier, federation.redirect_uri), 200))
-            assert verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"] != existing.user_id
+            assert issued_sub(warden, federation, params["code"], silent_verifier) != existing.user_id
         else:
             assert params["error"] in ("login_required", "interaction_required"), params
