@@ -305,23 +305,29 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         return made
 
     # ------------------------------------------------------------------------------------------ the login
-    def login(self, session: requests.Session, location: str, person: Person, *, grant: str | None = None) -> str:
+    def answer(self, session: requests.Session, location: str, person: Person) -> requests.Response:
         """Signs `person` in at Glewlwyd in `session` (a browser) for the authorization request `location`, and
-        returns Glewlwyd's answer: the redirect to the relying party (never followed)."""
+        returns Glewlwyd's answer to the relying party, not acted on: a redirect, or with `response_mode=form_post`
+        a page whose form posts itself."""
         query = redirect_params(location)
         first = session.get(location, allow_redirects=False, timeout=HTTP_TIMEOUT)
-        assert first.status_code == 302, describe(first)
-        if "login.html" in first.headers["Location"]:  # no session for that scope yet: the UI's two calls
+        assert first.status_code in (200, 302), describe(first)
+        if "login.html" in first.headers.get("Location", ""):  # no session for that scope yet: the UI's two calls
             r = session.post(f"{self.base}/api/auth/", json={"username": person.username, "password": person.password},
                              timeout=HTTP_TIMEOUT)
             assert r.status_code == 200, describe(r)
-            r = session.put(f"{self.base}/api/auth/grant/{query['client_id']}",
-                            json={"scope": grant or query["scope"]}, timeout=HTTP_TIMEOUT)
+            r = session.put(f"{self.base}/api/auth/grant/{query['client_id']}", json={"scope": query["scope"]},
+                            timeout=HTTP_TIMEOUT)
             assert r.status_code == 200, describe(r)
             first = session.get(location + "&g_continue", allow_redirects=False, timeout=HTTP_TIMEOUT)
-        assert first.status_code == 302 and "login.html" not in first.headers["Location"], describe(first)
-        return first.headers["Location"]
+        assert "login.html" not in first.headers.get("Location", ""), describe(first)
+        return first
 
+    def login(self, session: requests.Session, location: str, person: Person) -> str:
+        """`answer()` when it is a redirect: its `Location` (never followed)."""
+        first = self.answer(session, location, person)
+        assert first.status_code == 302, describe(first)
+        return first.headers["Location"]
 
     def subject(self, person: Person, plugin: str = "oidc") -> str:
         """`person`'s `sub` at `plugin`, read from an ID token Glewlwyd issues to a client of the tests' own (and

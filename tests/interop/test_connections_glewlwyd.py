@@ -17,7 +17,7 @@ import json
 import time
 from http.server import BaseHTTPRequestHandler
 from typing import Iterator
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
 import pytest
 import requests
@@ -25,7 +25,7 @@ from joserfc.jwk import RSAKey
 
 from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, user_of
 from glewlwydlib import PLUGINS, glewlwyd_federation
-from pkcelib import authorize_url, code_exchange, create_user, new_verifier
+from pkcelib import authorize_url, code_exchange, create_user, new_verifier, parse_page
 from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
 from wardenlib import (HTTP_TIMEOUT, LoopbackServer, describe, expect_status, json_of, uid, verify_jwt, wait_until,
                        write_response)
@@ -131,6 +131,34 @@ def test_an_answer_without_iss_is_refused_when_the_upstream_says_it_sends_one(wa
         verifier = new_verifier()
         claims = federation.finish(browser, verifier, federation.upstream_answer(browser, verifier))
         assert claims["sub"].startswith(f"oidc|{federation.name}|"), claims
+
+
+@pytest.mark.parametrize("plugin", list(PLUGINS))
+def test_a_form_post_answer_is_read_from_the_post_to_the_callback(warden, glewlwyd, plugin):
+    """`response_mode=form_post` (OAuth 2.0 Form Post Response Mode, asked through `upstream_params`): Glewlwyd
+    answers with a page whose form posts `code` and `state` to Warden's callback, and the browser's binding survives
+    the POST. Glewlwyd 2.7.5 writes every value of that form URL-encoded, so `oidc_iss`'s `iss` arrives as
+    `http%3A%2F%2F…`, which is not the issuer: Warden refuses it (RFC 9207 §2.4 compares exact strings)."""
+    with glewlwyd_federation(warden, glewlwyd, plugin=plugin,
+                             upstream_params={"response_mode": {"value": "form_post"}}) as federation:
+        browser = requests.Session()
+        verifier = new_verifier()
+        location = federation.to_upstream(browser, verifier)
+        assert dict(parse_qsl(urlsplit(location).query))["response_mode"] == "form_post", location
+        page = glewlwyd.answer(browser, location, federation.person)
+        assert page.status_code == 200, describe(page)
+        form, = parse_page(page.text).forms
+        assert form.method == "post" and form.action == warden.url("login/callback"), form
+        fields = {i["name"]: i.get("value") or "" for i in form.inputs if i.get("name")}
+        r = browser.post(form.action, data=fields, allow_redirects=False, timeout=HTTP_TIMEOUT)
+        if PLUGINS[plugin]:
+            assert fields["iss"] != glewlwyd.issuer(plugin) and unquote(fields["iss"]) == glewlwyd.issuer(plugin)
+            assert_refused(federation, r, "access_denied", "iss")
+            return
+        assert "iss" not in fields, fields
+        params = callback_params(r)
+        sub = issued_sub(warden, federation, params["code"], verifier)
+        assert [u["user_id"] for u in federation.users()] == [sub]
 
 
 def test_a_foreign_or_replayed_state_is_the_400_page_and_creates_no_user(warden, glewlwyd):
