@@ -7,6 +7,7 @@ the suite's server, on SQLite or PostgreSQL."""
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Iterator
 
 import pytest
@@ -25,7 +26,11 @@ class MockProvider:
     and secret are accepted; `sub` is who signs in at the next authorization."""
 
     def __init__(self) -> None:
-        import oidc_provider_mock
+        import authlib.deprecate  # installs an "always" filter for its warnings, which the next line overrides
+
+        with warnings.catch_warnings():  # oidc-provider-mock imports authlib's deprecated modules
+            warnings.simplefilter("ignore", authlib.deprecate.AuthlibDeprecationWarning)
+            import oidc_provider_mock
 
         self.server = werkzeug.serving.make_server("127.0.0.1", 0, oidc_provider_mock.app(require_nonce=True),
                                                    threaded=True)
