@@ -57,6 +57,10 @@ def installed() -> bool:
     return glewlwyd_binary() is not None and os.path.exists(INIT_SQL)
 
 
+class EarlyExit(RuntimeError):
+    """Glewlwyd exited before it answered."""
+
+
 @dataclass
 class Person:
     username: str
@@ -145,7 +149,7 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         database = self.path("glewlwyd.db")
         if os.path.exists(database):
             os.remove(database)
-        with gzip.open(INIT_SQL, "rt") as sql, sqlite3.connect(database) as db:
+        with gzip.open(INIT_SQL, "rt") as sql, contextlib.closing(sqlite3.connect(database)) as db, db:
             db.executescript(sql.read())
             db.execute("PRAGMA journal_mode=wal")
             # The user property `email_verified` ("1" or "0"), which the plugins send as the boolean claim. Set here:
@@ -158,7 +162,18 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
             db.execute("UPDATE g_user_module_instance SET gumi_parameters = ? WHERE gumi_name = 'database'",
                        (json.dumps(parameters),))
 
-    def start(self, timeout: float = 20) -> None:
+    def start(self, timeout: float = 20, attempts: int = 3) -> None:
+        """Starts Glewlwyd and waits until `GET /config` answers. On a busy machine 2.7.5 sometimes exits at once
+        ("Error loading user modules instances": a query of its start-up failed), so an early exit is tried again."""
+        for attempt in range(1, attempts + 1):
+            try:
+                return self._start(timeout)
+            except EarlyExit:
+                if attempt == attempts:
+                    raise
+                time.sleep(0.5)
+
+    def _start(self, timeout: float) -> None:
         binary = glewlwyd_binary()
         if binary is None:
             raise RuntimeError("glewlwyd is not installed (apt-get install glewlwyd)")
@@ -176,7 +191,7 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                raise RuntimeError(f"glewlwyd exited with {process.returncode}\n{self.log_tail()}")
+                raise EarlyExit(f"glewlwyd exited with {process.returncode}\n{self.log_tail()}")
             try:
                 if requests.get(f"{self.base}/config", timeout=1).status_code == 200:
                     return
