@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from urllib.parse import urljoin
 
 import requests
@@ -35,6 +36,7 @@ MODULES = {  # name -> file; core modules Debian compiles in (unixd, log_config)
     "authn_core_module": "mod_authn_core.so",
     "authz_core_module": "mod_authz_core.so",
     "authz_user_module": "mod_authz_user.so",
+    "headers_module": "mod_headers.so",
     "auth_openidc_module": "mod_auth_openidc.so",
     "oauth2_module": "mod_oauth2.so",
 }
@@ -63,12 +65,15 @@ class RelyingParty:
 
 class Apache:
     """One httpd on 127.0.0.1:{port}: `/protected/` behind mod_auth_openidc (redirect URI
-    `/protected/redirect_uri`), `/api/` behind mod_oauth2 verifying JWTs by Warden's JWKS, `/introspected/` behind
-    mod_oauth2 asking Warden's introspection endpoint, and `/loggedout.html` open."""
+    `/protected/redirect_uri`; its answers carry the `sub` claim mod_auth_openidc hands the application as
+    `X-Oidc-Claim-Sub`, from `OIDC_CLAIM_sub`), `/api/` behind mod_oauth2 verifying JWTs by Warden's JWKS,
+    `/introspected/` behind mod_oauth2 asking Warden's introspection endpoint, and `/loggedout.html` open.
+    `directives` are added to the server's configuration (e.g. `OIDCAuthRequestParams`)."""
 
-    def __init__(self, binary: str, rp: RelyingParty) -> None:
+    def __init__(self, binary: str, rp: RelyingParty, directives: str = "") -> None:
         self.binary = binary
         self.rp = rp
+        self.directives = directives
         self.port = free_port()
         self.root = tempfile.mkdtemp(prefix="warden-apache-")
         self.process: subprocess.Popen | None = None
@@ -135,10 +140,12 @@ OIDCInfoHook iat access_token access_token_expires id_token userinfo refresh_tok
 # Warden's access tokens live a day: asking for more than that refreshes on every protected request.
 OIDCRefreshAccessTokenBeforeExpiry 172800
 OIDCSessionInactivityTimeout 3600
+{self.directives}
 
 <Location /protected>
     AuthType openid-connect
     Require valid-user
+    Header set X-Oidc-Claim-Sub "%{{OIDC_CLAIM_sub}}e"
 </Location>
 
 <Location /api>
@@ -220,13 +227,20 @@ class Visit:
 
 
 def browse(session: requests.Session, url: str, *, email: str | None = None, password: str | None = None,
-           max_steps: int = 16) -> Visit:
+           upstream: tuple[str, Callable[[requests.Session, str], str]] | None = None, max_steps: int = 16) -> Visit:
     """GETs `url` and goes on as a browser would until a page that asks nothing: redirects are followed, a page
     whose only form submits itself (no password field, no decision buttons) is posted, the hosted login form is
-    filled with `email`/`password` (once), a consent page is accepted."""
+    filled with `email`/`password` (once), a consent page is accepted. `upstream` is (an identity provider's
+    authorization endpoint, the person's sign-in there): a redirect to that endpoint goes on at the URL the sign-in
+    returns (the provider's answer)."""
     visit = Visit(response=None)  # type: ignore[arg-type]
     method, data, logged_in = "GET", None, False
     for _ in range(max_steps):
+        if upstream is not None and method == "GET" and url.startswith(upstream[0] + "?"):
+            answer = upstream[1](session, url)
+            visit.steps.append(f"signed in at {url} -> {answer}")
+            url = answer
+            continue
         r = session.request(method, url, data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
         visit.steps.append(f"{method} {url} -> {r.status_code}" + (f" {r.headers['Location']}" if
                                                                     "Location" in r.headers else ""))

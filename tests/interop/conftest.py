@@ -86,6 +86,40 @@ def receiver():
 
 
 @pytest.fixture(scope="session")
+def glewlwyd():
+    """Glewlwyd 2.7.5, provisioned, as a real upstream OpenID provider (glewlwydlib.Glewlwyd): the one scripts/test
+    started for the whole run (its directory in WARDEN_TEST_GLEWLWYD), else one of this session's own, stopped at
+    the end. Skips when the Debian package is not installed (scripts/test installs it)."""
+    from glewlwydlib import Glewlwyd, installed
+
+    shared = os.environ.get("WARDEN_TEST_GLEWLWYD")
+    if shared:
+        server = Glewlwyd.attach(shared)
+        if not server.alive():
+            pytest.fail(f"the Glewlwyd of WARDEN_TEST_GLEWLWYD={shared} is not running\n{server.log_tail()}",
+                        pytrace=False)
+        yield server
+        return
+    if not installed():
+        pytest.skip("glewlwyd is not installed (apt-get install glewlwyd; scripts/test does)")
+    root = tempfile.mkdtemp(prefix="warden-glewlwyd-")
+    server = Glewlwyd(root)
+    try:
+        server.setup()
+        server.start()
+        server.provision()
+    except (RuntimeError, AssertionError, OSError) as error:
+        server.stop()
+        pytest.fail(f"Glewlwyd did not start: {error}\n{server.log_tail()}", pytrace=False)
+    yield server
+    server.stop()
+    if os.environ.get("WARDEN_TEST_KEEP_LOGS") == "1":
+        sys.stderr.write(f"\nGlewlwyd directory kept: {root}\n")
+    else:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
 def warden(request, _smtp_sink_started) -> Warden:
     """The running server. Attributes: base_url (= issuer, trailing slash), port, domain, mgmt_client_id,
     mgmt_client_secret, database_url, process, workdir; helpers mgmt_token(scopes=None), mgmt(...), cli(...)."""

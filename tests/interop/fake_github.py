@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+from wardenlib import LoopbackServer, write_response
 
 
 @dataclass
@@ -21,7 +22,7 @@ class GitHubAccount:
     emails: list[dict] = field(default_factory=list)
 
 
-class FakeGitHub:
+class FakeGitHub(LoopbackServer):
     def __init__(self, account: GitHubAccount, client_id: str, client_secret: str):
         self.account = account
         self.client_id = client_id
@@ -36,12 +37,7 @@ class FakeGitHub:
                 pass
 
             def send_json(self, status: int, body) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                write_response(self, status, json.dumps(body).encode(), "application/json; charset=utf-8")
 
             def do_GET(self):
                 url = urlsplit(self.path)
@@ -84,14 +80,4 @@ class FakeGitHub:
                 fake.tokens.add(token)
                 return self.send_json(200, {"access_token": token, "token_type": "bearer", "scope": "user:email"})
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeGitHub:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)

@@ -1,7 +1,9 @@
 """Apache httpd against Warden (SPEC §2, §4, §5, §5.1): mod_auth_openidc as the relying party of a confidential
 web client — the authorization request POSTed (`OIDCProviderAuthRequestMethod POST`, OIDC Core §3.1.2.1),
 `client_secret_basic`, PKCE S256, userinfo, refresh and RP-initiated logout — and mod_oauth2 as a resource server
-that accepts Warden's access tokens by the JWKS and by introspection (RFC 7662) and refuses tampered ones.
+that accepts Warden's access tokens by the JWKS and by introspection (RFC 7662) and refuses tampered ones; then
+the chain Apache → Warden → Glewlwyd (SPEC §15): the relying party signs a person in through Warden, who signs in at
+Glewlwyd, and only Warden's user id reaches the application.
 
 Apache runs as a throw-away instance (apachelib.Apache) against a Warden of this module's own (a fresh tenant:
 RS256 keys only, as Apache's JOSE library expects of a default tenant). Skipped when no Apache binary exists;
@@ -10,13 +12,17 @@ RS256 keys only, as Apache's JOSE library expects of a default tenant). Skipped 
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
+from typing import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
 
 from apachelib import Apache, RelyingParty, apache_binary, browse, module_dir
+from glewlwydlib import glewlwyd_federation
 from pkcelib import create_user
 from wardenlib import HTTP_TIMEOUT, default_binary, describe, json_of, own_node, uid, wait_until
 
@@ -31,24 +37,31 @@ def tenant():
         yield node
 
 
+@contextlib.contextmanager
+def relying_party(tenant, directives: str = "") -> Iterator[tuple[Apache, dict]]:
+    """Apache on a free port with `directives`, and the confidential client of Warden registered for it; Apache's
+    log is printed when the body fails."""
+    apache = Apache(BINARY, RelyingParty(tenant.issuer, "", ""), directives=directives)
+    client = tenant.create_client(
+        name=f"apache {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
+        token_endpoint_auth_method="client_secret_basic", callbacks=[apache.redirect_uri],
+        allowed_logout_urls=[apache.logged_out])
+    apache.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
+    apache.start()
+    try:
+        yield apache, client
+    except BaseException:
+        print(apache.log_tail())
+        raise
+    finally:
+        apache.stop()
+
+
 @pytest.fixture(scope="module")
 def setup(tenant):
     """Apache on a free port, a confidential client registered for it, and a user."""
-    placeholder = Apache(BINARY, RelyingParty(tenant.issuer, "", ""))
-    client = tenant.create_client(
-        name=f"apache {uid()}", app_type="regular_web", grant_types=["authorization_code", "refresh_token"],
-        token_endpoint_auth_method="client_secret_basic", callbacks=[placeholder.redirect_uri],
-        allowed_logout_urls=[placeholder.logged_out])
-    placeholder.rp = RelyingParty(tenant.issuer, client["client_id"], client["client_secret"])
-    user = create_user(tenant)
-    placeholder.start()
-    try:
-        yield placeholder, client, user
-    except BaseException:
-        print(placeholder.log_tail())
-        raise
-    finally:
-        placeholder.stop()
+    with relying_party(tenant) as (apache, client):
+        yield apache, client, create_user(tenant)
 
 
 def info(apache: Apache, session: requests.Session) -> dict:
@@ -148,3 +161,41 @@ def test_rp_initiated_logout_ends_the_warden_session(setup, signed_in, tenant):
     again = browse(session, apache.url("protected/index.html"), email=user.email, password=user.password)
     assert any("/u/login" in step for step in again.steps), "\n".join(again.steps)
     assert again.response.status_code == 200 and "protected page" in again.response.text, describe(again.response)
+
+
+# ------------------------------------------------------------------------------------- Apache → Warden → Glewlwyd
+@pytest.fixture(scope="module")
+def chain(tenant, glewlwyd):
+    """A second Apache whose Warden client has an OIDC connection to Glewlwyd (SPEC §15), and whose authorization
+    requests name it (`OIDCAuthRequestParams connection=…`): mod_auth_openidc is configured with Warden alone."""
+    with glewlwyd_federation(tenant, glewlwyd) as federation, \
+            relying_party(tenant, f"OIDCAuthRequestParams connection={federation.name}") as (apache, client):
+        r = tenant.mgmt("PATCH", f"connections/{federation.connection['id']}/clients",
+                        json=[{"client_id": client["client_id"], "status": True}])
+        assert r.status_code == 204, describe(r)
+        yield apache, client, federation
+
+
+def test_apache_signs_in_through_warden_through_glewlwyd_without_knowing_it(chain, glewlwyd, tenant):
+    apache, client, federation = chain
+    subject = glewlwyd.subject(federation.person)
+    session = requests.Session()
+    sign_in = (glewlwyd.endpoint("oidc", "auth"), lambda s, url: glewlwyd.login(s, url, federation.person))
+    visit = browse(session, apache.url("protected/index.html"), upstream=sign_in)
+    page = visit.response
+    assert page.status_code == 200 and "protected page" in page.text, \
+        describe(page) + "\n" + "\n".join(visit.steps) + "\n" + apache.log_tail()
+    user_id = f"oidc|{federation.name}|{subject}"
+    assert page.headers["X-Oidc-Claim-Sub"] == user_id, page.headers  # OIDC_CLAIM_sub, what the application sees
+    authorize = [dict(fields) for url, fields in visit.posted if url.startswith(tenant.url("authorize"))]
+    assert authorize and authorize[0]["connection"] == federation.name, visit.posted
+    assert any(step.startswith(f"signed in at {glewlwyd.endpoint('oidc', 'auth')}") for step in visit.steps)
+    data = info(apache, session)
+    assert data["id_token"]["sub"] == user_id and data["id_token"]["iss"] == tenant.issuer, data
+    assert data["id_token"]["aud"] == client["client_id"] and data["userinfo"]["sub"] == user_id, data
+    assert data["userinfo"]["email"] == federation.person.email, data
+    # Nothing the relying party holds names the upstream: Warden's tokens are Warden's alone.
+    assert glewlwyd.base not in json.dumps(data) and "amr" not in data["id_token"], data
+    again = browse(requests.Session(), apache.url("protected/index.html"), upstream=sign_in)
+    assert again.response.headers.get("X-Oidc-Claim-Sub") == user_id, "\n".join(again.steps)
+    assert [u["user_id"] for u in federation.users()] == [user_id]

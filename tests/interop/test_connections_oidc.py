@@ -12,8 +12,8 @@ from urllib.parse import parse_qsl, urljoin
 
 from test_console import signed_in_admin
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
-from pkcelib import authorize_url, code_exchange, hosted_login, new_verifier, parse_page
-from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt, wait_until
+from pkcelib import authorize_url, new_verifier, parse_page
+from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -28,27 +28,8 @@ def federation(warden, upstream):
         yield made
 
 
-def users_of(federation: Federation) -> list:
-    q = f'identities.connection:"{federation.name}"'
-    return json_of(expect_status(federation.broker.mgmt("GET", "users", params={"q": q}), 200))
-
-
-def sign_in(federation: Federation, session: requests.Session | None = None) -> dict:
-    """A whole federated login; the ID token Warden issues, verified with joserfc against Warden's JWKS."""
-    session = session or requests.Session()
-    verifier = new_verifier()
-    answer = federation.upstream_answer(session, verifier)
-    params = callback_params(federation.deliver(session, answer.params))
-    assert "code" in params, params
-    tokens = json_of(expect_status(code_exchange(federation.broker, federation.client_id, params["code"], verifier,
-                                                 federation.redirect_uri), 200))
-    _, claims = verify_jwt(tokens["id_token"], federation.broker.jwks(), ["RS256"])
-    assert claims["iss"] == federation.broker.issuer and claims["aud"] == federation.client_id
-    return claims
-
-
 def test_a_first_login_creates_the_user_and_a_second_finds_it(federation):
-    first = sign_in(federation)
+    first = federation.sign_in()
     upstream_id = federation.person.user_id
     assert first["sub"] == f"oidc|{federation.name}|{upstream_id}"
     assert "amr" not in first or "pwd" not in first["amr"], "no amr of the upstream's (SPEC §15)"
@@ -61,9 +42,9 @@ def test_a_first_login_creates_the_user_and_a_second_finds_it(federation):
     assert identity["user_id"] == f"{federation.name}|{upstream_id}" and identity["isSocial"] is False
     assert identity["profileData"]["email"] == federation.person.email.lower()
     assert "iss" not in identity["profileData"] and "nonce" not in identity["profileData"]
-    second = sign_in(federation)
+    second = federation.sign_in()
     assert second["sub"] == first["sub"]
-    assert [u["user_id"] for u in users_of(federation)] == [first["sub"]]
+    assert [u["user_id"] for u in federation.users()] == [first["sub"]]
     events = wait_until(lambda: [e for e in json_of(federation.broker.mgmt(
         "GET", "logs", params={"q": f'type:s AND user_id:"{first["sub"]}"'})) if e.get("details")], timeout=10,
         what="the s events")
@@ -77,17 +58,17 @@ def test_the_state_is_single_use_and_bound_to_the_browser(federation):
     browser = requests.Session()
     answer = federation.upstream_answer(browser, new_verifier())
     stranger = requests.Session()
-    foreign = federation.deliver(stranger, answer.params)
+    foreign = federation.deliver(stranger, answer)
     assert foreign.status_code == 400 and "text/html" in foreign.headers["Content-Type"], describe(foreign)
     # The foreign attempt consumed the state: the person's own browser cannot use it either.
-    assert federation.deliver(browser, answer.params).status_code == 400
+    assert federation.deliver(browser, answer).status_code == 400
     answer = federation.upstream_answer(browser, new_verifier())
-    assert "code" in callback_params(federation.deliver(browser, answer.params))
-    replay = federation.deliver(browser, answer.params)
+    assert "code" in callback_params(federation.deliver(browser, answer))
+    replay = federation.deliver(browser, answer)
     assert replay.status_code == 400, describe(replay)
     unknown = federation.deliver(browser, {"state": uid(), "code": "x"})
     assert unknown.status_code == 400
-    assert [u["user_id"] for u in users_of(federation)] == [f"oidc|{federation.name}|{federation.person.user_id}"]
+    assert [u["user_id"] for u in federation.users()] == [f"oidc|{federation.name}|{federation.person.user_id}"]
 
 
 @pytest.mark.parametrize("tamper, error, names", [
@@ -106,7 +87,21 @@ def test_a_refused_callback_ends_at_the_application_and_creates_no_user(federati
     answer = callback_params(federation.deliver(browser, params))
     assert answer["error"] == error, answer
     assert names in answer["error_description"], answer
-    assert users_of(federation) == []
+    assert federation.users() == []
+
+
+def test_the_person_refusing_consent_at_the_upstream_ends_at_the_application_with_access_denied(warden, upstream):
+    """A real upstream's `access_denied`: the upstream application is a third party there, so the upstream Warden
+    shows its consent page, and the person refuses."""
+    with oidc_federation(warden, upstream, app={"is_first_party": False}) as federation:
+        browser = requests.Session()
+        location = federation.to_upstream(browser, new_verifier())
+        answer = federation.sign_in_upstream(browser, location, consent="deny")
+        assert answer["error"] == "access_denied" and answer["state"], answer
+        params = callback_params(federation.deliver(browser, answer))
+        assert params["error"] == "access_denied" and "access_denied" in params["error_description"], params
+        assert "code" not in params
+        assert federation.users() == []
 
 
 def test_unknown_and_disabled_connections_are_the_400_page(warden, federation):
@@ -154,11 +149,9 @@ def test_a_button_on_the_login_page_signs_in_through_the_connection(federation):
     data = {**form.hidden(), "connection": federation.name}
     to_upstream = session.post(urljoin(r.url, form.action), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert to_upstream.status_code == 302, describe(to_upstream)
-    assert to_upstream.headers["Location"].startswith(federation.upstream.url("authorize"))
-    answer = hosted_login(federation.upstream, to_upstream.headers["Location"],
-                          redirect_uri=federation.broker.url("login/callback"), email=federation.person.email,
-                          password=federation.person.password, session=session)
-    assert "code" in callback_params(federation.deliver(session, answer.params))
+    assert to_upstream.headers["Location"].startswith(federation.authorization_endpoint)
+    answer = federation.sign_in_upstream(session, to_upstream.headers["Location"])
+    assert "code" in callback_params(federation.deliver(session, answer))
 
 
 def test_identifier_first_sends_an_aliased_domain_to_its_connection(federation):
@@ -174,7 +167,7 @@ def test_identifier_first_sends_an_aliased_domain_to_its_connection(federation):
     aliased = session.post(urljoin(r.url, form.action), data={**form.hidden(), "username": "pat@acme-hrd.TEST"},
                            allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert aliased.status_code == 302, describe(aliased)
-    assert aliased.headers["Location"].startswith(federation.upstream.url("authorize"))
+    assert aliased.headers["Location"].startswith(federation.authorization_endpoint)
     r, page = login_page(federation, session)
     form = next(f for f in page.forms if "username" in f.field_names())
     other = session.post(urljoin(r.url, form.action), data={**form.hidden(), "username": "pat@elsewhere.test"},

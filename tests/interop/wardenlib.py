@@ -16,9 +16,11 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator, Iterable
 
 import requests
@@ -439,6 +441,33 @@ def from_address(source_ip: str) -> requests.Session:
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+class LoopbackServer:
+    """A test's own HTTP server (`handler`: a `BaseHTTPRequestHandler` class) on a free loopback port, serving from
+    a thread while a `with` block runs."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def write_response(handler, status: int, body: bytes, content_type: str = "application/json") -> None:
+    """An answer of a test's own HTTP server (an `http.server.BaseHTTPRequestHandler`): status, type, length, body."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
 
 
 def wait_until(condition, timeout: float = 5.0, step: float = 0.05, what: str = "the condition"):
