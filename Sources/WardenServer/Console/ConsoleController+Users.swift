@@ -224,8 +224,7 @@ extension ConsoleController {
         admin.post("users/:id/send-verification") { request, context in
             await change(request, context, "Send a verification email") { _ in
                 let user = try await userRecord(context).user
-                _ = try await TicketsController(runtime: runtime).verificationJob(
-                    ["user_id": .string(user.userID)], context: context)
+                _ = try await TicketsController(runtime: runtime).verificationJob(["user_id": .string(user.userID)])
                 return userPath(user.userID) + "?done=verification"
             }
         }

@@ -33,7 +33,7 @@ struct TicketsController {
         }
         group.post("jobs/verification-email") { request, context in
             try await audit.change("Send a verification email", scope: "update:users", request, context) {
-                try await verificationJob(try await ManagementRequest.object(request), context: context)
+                try await verificationJob(try await ManagementRequest.object(request))
             }
         }
     }
@@ -89,7 +89,7 @@ struct TicketsController {
 
     /// `{"user_id", "client_id"?}` → 201 `{"id": "job_…", "type": "verification_email", "status": "pending",
     /// "created_at"}`; the e-mail is queued at once and the job completes when it is.
-    func verificationJob(_ members: [String: JSONValue], context: WardenRequestContext) async throws -> Response {
+    func verificationJob(_ members: [String: JSONValue]) async throws -> Response {
         let body = try ManagementBody(checking: members, allowed: Self.ignored.union(["user_id", "client_id"]))
         let record = try await user(try body.requiredString("user_id"))
         guard record.user.email != nil else { throw body.invalid("user_id", "The user has no e-mail address") }
