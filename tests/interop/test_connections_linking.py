@@ -50,7 +50,7 @@ def existing_account(federation: Federation, *, verified: bool = True):
 def to_link_page(federation: Federation, browser: requests.Session, verifier: str) -> str:
     """A federated login up to Warden's answer to the callback: the /u/link page's URL."""
     answer = federation.upstream_answer(browser, verifier)
-    r = federation.deliver(browser, answer.params)
+    r = federation.deliver(browser, answer)
     assert r.status_code == 303, describe(r)
     location = urljoin(r.url, r.headers["Location"])
     assert urlsplit(location).path == "/u/link", location
@@ -116,8 +116,9 @@ def test_a_verified_email_collision_links_only_with_the_password(federation):
 
     # From now on the connection signs in as the account, without asking.
     verifier = new_verifier()
-    answer = federation.upstream_answer(requests.Session(), verifier)
-    assert finish(federation, federation.deliver(answer.session, answer.params), verifier)["sub"] == account.user_id
+    session = requests.Session()
+    answer = federation.upstream_answer(session, verifier)
+    assert finish(federation, federation.deliver(session, answer), verifier)["sub"] == account.user_id
 
 
 def test_continue_with_a_new_account_makes_a_separate_user(federation):
@@ -139,8 +140,9 @@ def test_an_unverified_email_on_either_side_never_offers_a_link(federation, who)
                                                json={"email_verified": False}), 200)
     account = existing_account(federation, verified=who != "account")
     verifier = new_verifier()
-    answer = federation.upstream_answer(requests.Session(), verifier)
-    claims = finish(federation, federation.deliver(answer.session, answer.params), verifier)
+    session = requests.Session()
+    answer = federation.upstream_answer(session, verifier)
+    claims = finish(federation, federation.deliver(session, answer), verifier)
     assert claims["sub"] == federated_sub(federation) != account.user_id
     assert [i["provider"] for i in json_of(user(federation.broker, account.user_id))["identities"]] == ["auth0"]
 
@@ -159,8 +161,9 @@ def stored_tokens(warden, user_id: str) -> list[str]:
 def federated_user(federation: Federation) -> str:
     """A first federated login (no account shares the e-mail): the user it made."""
     verifier = new_verifier()
-    answer = federation.upstream_answer(requests.Session(), verifier)
-    return finish(federation, federation.deliver(answer.session, answer.params), verifier)["sub"]
+    session = requests.Session()
+    answer = federation.upstream_answer(session, verifier)
+    return finish(federation, federation.deliver(session, answer), verifier)["sub"]
 
 
 def test_the_management_api_links_and_unlinks(federation):
@@ -176,8 +179,9 @@ def test_the_management_api_links_and_unlinks(federation):
     expect_status(user(federation.broker, secondary), 404)
     # A login through the linked identity signs in as the primary user.
     verifier = new_verifier()
-    answer = federation.upstream_answer(requests.Session(), verifier)
-    assert finish(federation, federation.deliver(answer.session, answer.params), verifier)["sub"] == primary.user_id
+    session = requests.Session()
+    answer = federation.upstream_answer(session, verifier)
+    assert finish(federation, federation.deliver(session, answer), verifier)["sub"] == primary.user_id
     # identities.connection finds the primary now.
     found = json_of(federation.broker.mgmt("GET", "users", params={"q": f'identities.connection:"{federation.name}"'}))
     assert [u["user_id"] for u in found] == [primary.user_id]
@@ -249,7 +253,7 @@ def test_federated_logout_ends_the_upstream_session(warden, upstream):
                                   json={"allowed_logout_urls": [logged_out]}), 200)
         browser, verifier = requests.Session(), new_verifier()
         answer = federation.upstream_answer(browser, verifier)
-        r = federation.deliver(browser, answer.params)
+        r = federation.deliver(browser, answer)
         finish(federation, r, verifier)
         out = browser.get(warden.url("oidc/logout"), params={
             "client_id": federation.client_id, "post_logout_redirect_uri": logged_out, "state": "s1",
@@ -276,7 +280,7 @@ def test_federated_logout_ends_the_upstream_session(warden, upstream):
 def test_logout_without_federated_leaves_the_upstream_session(warden, federation):
     browser, verifier = requests.Session(), new_verifier()
     answer = federation.upstream_answer(browser, verifier)
-    finish(federation, federation.deliver(browser, answer.params), verifier)
+    finish(federation, federation.deliver(browser, answer), verifier)
     out = browser.get(warden.url("oidc/logout"), params={"client_id": federation.client_id},
                       allow_redirects=False, timeout=HTTP_TIMEOUT)
     form, = parse_page(out.text).forms

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urljoin
 
 from test_console import signed_in_admin
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
-from pkcelib import authorize_url, new_verifier, parse_page
+from pkcelib import authorize_url, hosted_login, new_verifier, parse_page
 from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, wait_until
 
 
@@ -188,7 +188,7 @@ def test_private_key_jwt_authenticates_warden_with_its_own_key(warden, upstream,
                 {"credential_type": "public_key", "name": f"broker-{i}", "pem": pem} for i, pem in enumerate(pems)]}}}),
             200)
         assert "client_secret" not in federation.connection["options"]
-        claims = sign_in(federation)
+        claims = federation.sign_in()
         assert claims["sub"] == f"oidc|{federation.name}|{federation.person.user_id}"
 
 
@@ -209,7 +209,7 @@ def test_the_console_try_shows_the_profile_and_signs_no_one_in(warden, federatio
     assert shown.status_code == 200, describe(shown)
     assert f"oidc|{federation.name}|{federation.person.user_id}" in shown.text
     assert "profileData.email" in shown.text and federation.person.email.lower() in shown.text
-    assert users_of(federation) == [], "a try makes no user"
+    assert federation.users() == [], "a try makes no user"
     # Another admin's browser cannot read the result without a console session.
     stranger = requests.get(urljoin(back.url, back.headers["Location"]), allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert stranger.status_code in (302, 303) and "text/html" in stranger.headers.get("Content-Type", "text/html")

@@ -892,8 +892,9 @@ def test_linking_user_identities(api, warden):
     unlinked again, with the error statuses."""
     with upstream_warden() as upstream, oidc_federation(warden, upstream) as federation:
         verifier = new_verifier()
-        answer = federation.upstream_answer(requests.Session(), verifier)
-        params = callback_params(federation.deliver(answer.session, answer.params))
+        session = requests.Session()
+        answer = federation.upstream_answer(session, verifier)
+        params = callback_params(federation.deliver(session, answer))
         tokens = json_of(expect_status(code_exchange(warden, federation.client_id, params["code"], verifier,
                                                      federation.redirect_uri), 200))
         secondary = verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]

@@ -41,12 +41,7 @@ struct AccountMailDelivery: DeliveryHandler {
 
     func deliver(_ job: DeliveryJob) async throws {
         let payload = try Payload(of: job)
-        let recipient: MailAddress
-        do {
-            recipient = try MailAddress(payload.to)
-        } catch {
-            throw DeliveryFailure.permanent("the address cannot be used: \(error)")
-        }
+        let recipient = try DeliveryFailure.recipient(payload.to)
         do {
             try await mail.send(Self.message(payload, issuer: issuer, from: from, to: recipient))
         } catch let error as SMTPError where error.isPermanent && error.step == .rcptTo {

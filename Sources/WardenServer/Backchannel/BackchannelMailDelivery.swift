@@ -58,12 +58,7 @@ struct BackchannelMailDelivery: DeliveryHandler {
             throw DeliveryFailure.permanent("the user has no e-mail address any more")
         }
         let clientName = try await cache.client(id: request.clientID)?.client.name ?? "An application"
-        let recipient: MailAddress
-        do {
-            recipient = try MailAddress(address)
-        } catch {
-            throw DeliveryFailure.permanent("the user's e-mail address cannot be used: \(error)")
-        }
+        let recipient = try DeliveryFailure.recipient(address)
         let message = Self.message(
             request: request, clientName: clientName, from: from, to: recipient,
             link: issuer + "u/ciba/" + payload.approvalToken)

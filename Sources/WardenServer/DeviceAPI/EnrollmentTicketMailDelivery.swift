@@ -26,12 +26,7 @@ struct EnrollmentTicketMailDelivery: DeliveryHandler {
 
     func deliver(_ job: DeliveryJob) async throws {
         let payload = try Payload(of: job)
-        let recipient: MailAddress
-        do {
-            recipient = try MailAddress(payload.to)
-        } catch {
-            throw DeliveryFailure.permanent("the user's e-mail address cannot be used: \(error)")
-        }
+        let recipient = try DeliveryFailure.recipient(payload.to)
         let text = """
             Set up your authenticator to approve sign-ins and requests.
 

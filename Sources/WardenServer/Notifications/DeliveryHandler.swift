@@ -1,4 +1,5 @@
 import WardenCore
+import WardenMail
 
 /// Carries out one kind of ``DeliveryJob`` for ``DeliveryService``.
 protocol DeliveryHandler: Sendable {
@@ -14,4 +15,13 @@ protocol DeliveryHandler: Sendable {
 struct DeliveryFailure: Error, CustomStringConvertible {
     var description: String
     static func permanent(_ description: String) -> DeliveryFailure { DeliveryFailure(description: description) }
+
+    /// `address` as a mail recipient; one that cannot be used fails the job for good.
+    static func recipient(_ address: String) throws -> MailAddress {
+        do {
+            return try MailAddress(address)
+        } catch {
+            throw permanent("the e-mail address cannot be used: \(error)")
+        }
+    }
 }
