@@ -38,6 +38,8 @@ public final class WardenRuntime: Sendable {
     let userJobs: UserJobRunner
     /// Requests to upstream identity providers (SPEC §15).
     let upstream = UpstreamHTTP.shared
+    /// Seals and opens kept upstream tokens under `WARDEN_DATA_KEY` (SPEC §15); `nil` without the key. Made once.
+    let sealer: DataKeySealer?
     /// This node's limits on sign-ups and account e-mails (SPEC §15.1).
     let accountLimits: AccountLimits
 
@@ -98,6 +100,7 @@ public final class WardenRuntime: Sendable {
         metadataDocuments: ClientMetadataDocuments?, postLoginPolicies: [any PostLoginPolicy]
     ) {
         self.configuration = configuration
+        self.sealer = configuration.dataKey.flatMap(DataKeySealer.init(key:))
         self.store = store
         self.cache = TenantCache(store: store, documents: metadataDocuments)
         self.keys = keys

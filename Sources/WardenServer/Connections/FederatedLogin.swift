@@ -29,10 +29,10 @@ struct FederatedLogin: Sendable {
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
-        keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, dataKey: [UInt8]?
+        keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, sealer: DataKeySealer?
     ) {
         self.keys = keys
-        self.sealer = dataKey.flatMap(DataKeySealer.init(key:))
+        self.sealer = sealer
         self.sessions = UpstreamSessions(store: artefacts, clock: clock)
         self.trials = ConnectionTrials(store: artefacts, clock: clock)
         self.connections = connections

@@ -16,7 +16,7 @@ struct ConnectionsController {
     init(runtime: WardenRuntime) {
         self.runtime = runtime
         options = ConnectionOptions(
-            discovery: OIDCDiscovery(http: runtime.upstream), canKeepTokens: runtime.configuration.dataKey != nil)
+            discovery: OIDCDiscovery(http: runtime.upstream), canKeepTokens: runtime.sealer != nil)
     }
 
     /// What a create may set; a PATCH may set all of it but `name` and `strategy`.

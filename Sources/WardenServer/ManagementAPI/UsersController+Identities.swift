@@ -96,7 +96,7 @@ extension UsersController {
     /// `identities`, each with its upstream tokens opened when `context`'s token may read them.
     func revealingTokens(_ identities: [UserIdentity], _ context: WardenRequestContext) -> [UserIdentity] {
         guard context.managementScopes?.contains("read:user_idp_tokens") == true,
-            let sealer = runtime.configuration.dataKey.flatMap(DataKeySealer.init(key:))
+            let sealer = runtime.sealer
         else { return identities }
         return identities.map { identity in
             guard let sealed = identity.sealedTokens,
