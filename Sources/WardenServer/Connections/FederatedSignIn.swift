@@ -6,7 +6,7 @@ import WardenWire
 /// How a login through a connection ends, once the person it proves is known (SPEC §15 "Sign-in"): the
 /// post-login rules with the connection's fields, the SSO session, the upstream's ID token kept for a federated
 /// logout, then the second factor (SPEC §12), as a password login does. Shared by the upstream callback and the
-/// account-linking page, and by SAML's assertion consumer (SPEC §16) through the same callback.
+/// account-linking page; SAML's assertion consumer (SPEC §16) is meant to end its logins here too.
 struct FederatedSignIn: Sendable {
     let flow: AuthorizationFlow
     let postLogin: PostLoginCheck
