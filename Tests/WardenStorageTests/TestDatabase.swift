@@ -60,17 +60,39 @@ enum TestDatabase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// Opens and migrates the store at `url`, runs `body`, and shuts the store down whatever happens.
+    ///
+    /// A failure escapes as ``DescribedFailure``: PostgresNIO's errors describe themselves generically, so the
+    /// test log would otherwise not say what the server answered.
     static func withStore<T>(url: String, _ body: (SQLStore) async throws -> T) async throws -> T {
-        let store = try await SQLStore.connect(url: url, logger: quietLogger)
+        let store: SQLStore
+        do {
+            store = try await SQLStore.connect(url: url, logger: quietLogger)
+        } catch {
+            throw DescribedFailure(stage: "connect", error: error)
+        }
         do {
             try await store.migrate()
+        } catch {
+            try? await store.shutdown()
+            throw DescribedFailure(stage: "migrate", error: error)
+        }
+        do {
             let result = try await body(store)
             try await store.shutdown()
             return result
         } catch {
             try? await store.shutdown()
-            throw error
+            throw error is DescribedFailure ? error : DescribedFailure(stage: "test body", error: error)
         }
+    }
+}
+
+/// An error from a store under test with its full reflection (what PostgreSQL said), and where it happened.
+struct DescribedFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(stage: String, error: any Error) {
+        description = "\(stage): \(String(reflecting: error))"
     }
 }
 
