@@ -162,6 +162,8 @@ extension SQLStore {
             ("email", .text(user.email?.lowercased())),
             ("email_verified", .boolean(user.emailVerified)),
             ("name", .text(user.name)),
+            ("given_name", .text(user.givenName)),
+            ("family_name", .text(user.familyName)),
             ("nickname", .text(user.nickname)),
             ("picture", .text(user.picture)),
             ("blocked", .boolean(user.blocked)),
@@ -180,8 +182,8 @@ extension SQLStore {
 
     /// Every column of `users`, the ones ``userRecord(_:)`` reads.
     static let userColumnNames = [
-        "user_id", "email", "created_at", "email_verified", "name", "nickname", "picture", "blocked", "user_metadata",
-        "app_metadata", "updated_at", "last_login", "logins_count", "password_hash",
+        "user_id", "email", "created_at", "email_verified", "name", "given_name", "family_name", "nickname", "picture",
+        "blocked", "user_metadata", "app_metadata", "updated_at", "last_login", "logins_count", "password_hash",
     ]
 
     static func userRecord(_ row: any SQLRow) throws -> UserRecord {
@@ -189,6 +191,8 @@ extension SQLStore {
             userID: try row.value("user_id"), email: try row.value("email"), createdAt: try row.date("created_at"))
         user.emailVerified = try row.value("email_verified")
         user.name = try row.value("name")
+        user.givenName = try row.value("given_name")
+        user.familyName = try row.value("family_name")
         user.nickname = try row.value("nickname")
         user.picture = try row.value("picture")
         user.blocked = try row.value("blocked")

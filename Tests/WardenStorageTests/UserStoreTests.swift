@@ -11,6 +11,8 @@ struct UserStoreTests {
         var user = User(
             userID: uniqueID("auth0|user"), email: email ?? "\(uniqueID("user"))@example.com", createdAt: storedTime())
         user.name = name ?? "Alice Example"
+        user.givenName = "Alice"
+        user.familyName = "Example"
         user.nickname = "alice"
         user.picture = "https://example.com/alice.png"
         user.emailVerified = true

@@ -125,6 +125,8 @@ def test_sdk_signup_mails_a_single_use_verification_link(node, app, smtp_sink):
     user_id = "auth0|" + made["_id"]
     user = json_of(expect_status(node.mgmt("GET", f"users/{user_id}"), 200))
     assert user["email_verified"] is False and user["name"] == "Ada Lovelace", user
+    assert (made["given_name"], made["family_name"]) == ("Ada", "Lovelace"), made
+    assert (user["given_name"], user["family_name"]) == ("Ada", "Lovelace"), user
     assert user["user_metadata"] == {"plan": "trial"}, user
 
     mail = smtp_sink.wait_for_mail(email, containing="u/email-verification")

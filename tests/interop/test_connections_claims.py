@@ -108,20 +108,19 @@ def test_a_login_without_an_email_makes_a_user_without_one(warden, provider):
 def test_a_changing_profile_is_written_as_set_user_root_attributes_says(warden, provider, mode, root_follows,
                                                                          profile_follows):
     first = {"email": f"first-{uid()}@mock.test", "email_verified": True, "name": "First Name", "picture":
-             "https://pictures.mock.test/1.png"}
+             "https://pictures.mock.test/1.png", "given_name": "First", "family_name": "One", "nickname": "one"}
     second = {"email": f"second-{uid()}@mock.test", "email_verified": False, "name": "Second Name", "picture":
-              "https://pictures.mock.test/2.png"}
+              "https://pictures.mock.test/2.png", "given_name": "Second", "family_name": "Two", "nickname": "two"}
+    root_names = ("email", "email_verified", "name", "given_name", "family_name", "nickname", "picture")
     with connect(warden, provider, set_user_root_attributes=mode) as made:
         provider.person(first)
         created = user_after_login(made)
-        assert (created["email"], created["name"], created["picture"]) == (first["email"], "First Name",
-                                                                            first["picture"]), created
+        assert {k: created.get(k) for k in root_names} == {k: first[k] for k in root_names}, created
         provider.set_claims(second)
         user = user_after_login(made)
         assert user["user_id"] == created["user_id"] and user["logins_count"] == 2, user
         root = second if root_follows else first
-        assert (user["email"], user["email_verified"], user["name"], user["picture"]) == (
-            root["email"], root["email_verified"], root["name"], root["picture"]), user
+        assert {k: user.get(k) for k in root_names} == {k: root[k] for k in root_names}, user
         profile = user["identities"][0]["profileData"]
         assert profile["name"] == (second if profile_follows else first)["name"], profile
         assert [u["user_id"] for u in made.users()] == [created["user_id"]]

@@ -212,6 +212,7 @@ def people(warden):
     tag = uid()
     specs = {
         "jo": dict(email=f"jo.{tag}@interop.test", name=f"Joanna {tag}", nickname="jo", email_verified=True,
+                   given_name="Joanna", family_name=tag,
                    user_metadata={"plan": "gold", "tag": tag}, app_metadata={"tier": 1}),
         "john": dict(email=f"john.{tag}@interop.test", name=f"John {tag}", blocked=True,
                      user_metadata={"plan": "silver", "tag": tag}),
@@ -241,6 +242,8 @@ def test_users_create_and_get(sdk, people):
         assert user.blocked in ((True,) if spec.get("blocked") else (False, None))
         if "nickname" in spec:
             assert user.nickname == spec["nickname"]
+        for name in ("given_name", "family_name"):
+            assert raw.get(name) == spec.get(name), (name, raw)
         assert "password" not in raw and "$2" not in str(raw), "password or its hash returned"
         assert_iso_times(raw)
         got = sdk.users.get(user.user_id)
@@ -302,10 +305,12 @@ def test_users_update_and_delete(sdk, warden):
     user = sdk.users.create(connection=CONNECTION, email=f"upd.{tag}@interop.test", password=f"Pw-{uid()}-x9!",
                             user_metadata={"plan": "gold", "tag": tag})
     updated = sdk.users.update(user.user_id, nickname="newnick", user_metadata={"plan": "platinum", "tag": tag},
-                               blocked=True)
+                               blocked=True, given_name="Una", family_name="Dated")
     assert updated.nickname == "newnick" and updated.user_metadata["plan"] == "platinum" and updated.blocked is True
+    assert (updated.given_name, updated.family_name) == ("Una", "Dated")
     got = sdk.users.get(user.user_id)
     assert got.nickname == "newnick" and got.user_metadata == {"plan": "platinum", "tag": tag}
+    assert (got.given_name, got.family_name) == ("Una", "Dated")
     assert search(sdk, f"user_metadata.plan:platinum AND user_metadata.tag:{tag}")[1] == [user.user_id]
     assert search(sdk, f"user_metadata.plan:gold AND user_metadata.tag:{tag}")[1] == []
     assert search(sdk, f"blocked:true AND user_metadata.tag:{tag}")[1] == [user.user_id]

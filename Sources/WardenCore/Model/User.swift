@@ -2,12 +2,16 @@ public import WardenWire
 
 public import struct Foundation.Date
 
-/// A user of the one database connection (SPEC §9 `/users`).
+/// A user (SPEC §9 `/users`, §15 "Users").
 public struct User: Sendable, Equatable {
     public var userID: String
     public var email: String?
     public var emailVerified: Bool
     public var name: String?
+    /// OIDC Core §5.1 `given_name`: from sign-up, the Management API, an import or an upstream.
+    public var givenName: String?
+    /// OIDC Core §5.1 `family_name`.
+    public var familyName: String?
     public var nickname: String?
     public var picture: String?
     public var userMetadata: [String: JSONValue]

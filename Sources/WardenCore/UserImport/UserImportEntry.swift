@@ -53,8 +53,8 @@ public struct UserImportRejection: Sendable, Equatable {
 /// ignored, so that an export imports back.
 public enum UserImportEntry {
     static let profileProperties: Set<String> = [
-        "user_id", "email", "email_verified", "name", "nickname", "picture", "blocked", "user_metadata",
-        "app_metadata", "password_hash", "custom_password_hash",
+        "user_id", "email", "email_verified", "name", "given_name", "family_name", "nickname", "picture", "blocked",
+        "user_metadata", "app_metadata", "password_hash", "custom_password_hash",
     ]
     static let exportedProperties: Set<String> = [
         "identities", "created_at", "updated_at", "last_login", "logins_count",
@@ -86,6 +86,8 @@ public enum UserImportEntry {
         var user = User(userID: userID ?? newID(), email: email?.lowercased(), createdAt: now)
         user.emailVerified = reader.bool("email_verified") ?? false
         user.name = reader.string("name")
+        user.givenName = reader.string("given_name")
+        user.familyName = reader.string("family_name")
         user.nickname = reader.string("nickname")
         user.picture = reader.string("picture")
         user.blocked = reader.bool("blocked") ?? false

@@ -137,6 +137,8 @@ struct AccountService: Sendable {
             var user = User(userID: User.generatedID(now: now), email: email, createdAt: now)
             let fullName = [request.givenName, request.familyName].compactMap { $0 }.joined(separator: " ")
             user.name = request.name ?? (fullName.isEmpty ? nil : fullName)
+            user.givenName = request.givenName
+            user.familyName = request.familyName
             user.nickname = request.nickname
             user.picture = request.picture
             user.userMetadata = request.userMetadata

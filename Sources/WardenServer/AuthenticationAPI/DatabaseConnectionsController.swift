@@ -56,7 +56,7 @@ struct DatabaseConnectionsController: Sendable {
             "email_verified": .bool(user.emailVerified),
         ]
         let optional = [
-            ("name", user.name), ("given_name", parameters["given_name"]), ("family_name", parameters["family_name"]),
+            ("name", user.name), ("given_name", user.givenName), ("family_name", user.familyName),
             ("nickname", user.nickname), ("picture", user.picture),
         ]
         for case (let key, let value?) in optional { body[key] = .string(value) }

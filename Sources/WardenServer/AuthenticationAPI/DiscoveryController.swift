@@ -108,8 +108,8 @@ struct DiscoveryController: Sendable {
             (
                 "claims_supported",
                 [
-                    "acr", "amr", "aud", "auth_time", "email", "email_verified", "exp", "iat", "iss", "name",
-                    "nickname", "picture", "sid", "sub", "updated_at",
+                    "acr", "amr", "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name",
+                    "iat", "iss", "name", "nickname", "picture", "sid", "sub", "updated_at",
                 ] as JSONValue
             ),
             // SPEC §5 / OIDC Core §6: `request` and `request_uri` are refused at /authorize.

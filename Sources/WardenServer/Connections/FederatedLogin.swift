@@ -207,6 +207,8 @@ struct FederatedLogin: Sendable {
         user.email = attributes.email?.lowercased()
         user.emailVerified = attributes.email != nil && attributes.emailVerified
         user.name = attributes.name
+        user.givenName = attributes.givenName
+        user.familyName = attributes.familyName
         user.nickname = attributes.nickname
         user.picture = attributes.picture
     }

@@ -42,12 +42,14 @@ extension TokenIssuer {
         return Base64URL.encode(digest.prefix(digest.count / 2))
     }
 
-    /// The standard claims a scope releases (OIDC Core §5.4): `profile` → `name`, `nickname`, `picture`,
-    /// `updated_at` (integer seconds); `email` → `email`, `email_verified`. Shared by ID tokens and `/userinfo`.
+    /// The standard claims a scope releases (OIDC Core §5.4): `profile` → `name`, `given_name`, `family_name`,
+    /// `nickname`, `picture`, `updated_at` (integer seconds); `email` → `email`, `email_verified`. Shared by ID tokens and `/userinfo`.
     static func profileClaims(of user: User, scope: [String]) -> [(String, JSONValue)] {
         var claims: [(String, JSONValue)] = []
         if scope.contains("profile") {
             if let name = user.name { claims.append(("name", .string(name))) }
+            if let givenName = user.givenName { claims.append(("given_name", .string(givenName))) }
+            if let familyName = user.familyName { claims.append(("family_name", .string(familyName))) }
             if let nickname = user.nickname { claims.append(("nickname", .string(nickname))) }
             if let picture = user.picture { claims.append(("picture", .string(picture))) }
             claims.append(("updated_at", .number(user.updatedAt.timeIntervalSince1970.rounded(.down))))

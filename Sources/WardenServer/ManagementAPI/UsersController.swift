@@ -10,8 +10,8 @@ struct UsersController {
     var audit: ManagementAudit { ManagementAudit(runtime: runtime) }
 
     static let profileProperties: Set<String> = [
-        "email", "email_verified", "password", "name", "nickname", "picture", "user_metadata", "app_metadata",
-        "blocked", "connection",
+        "email", "email_verified", "password", "name", "given_name", "family_name", "nickname", "picture",
+        "user_metadata", "app_metadata", "blocked", "connection",
     ]
     /// Create may also choose the `user_id`, and ask for a verification e-mail (`verify_email`, SPEC §15.1);
     /// PATCH may not.
@@ -176,6 +176,8 @@ struct UsersController {
         if body.has("email") { record.user.email = try Self.email(body) }
         if body.has("email_verified") { record.user.emailVerified = try body.bool("email_verified") ?? false }
         if body.has("name") { record.user.name = try body.string("name") }
+        if body.has("given_name") { record.user.givenName = try body.string("given_name") }
+        if body.has("family_name") { record.user.familyName = try body.string("family_name") }
         if body.has("nickname") { record.user.nickname = try body.string("nickname") }
         if body.has("picture") { record.user.picture = try body.url("picture") }
         if body.has("user_metadata") {
@@ -252,7 +254,8 @@ struct UsersController {
             "identities": .array(entries),
         ]
         let optional = [
-            ("email", user.email), ("name", user.name), ("nickname", user.nickname), ("picture", user.picture),
+            ("email", user.email), ("name", user.name), ("given_name", user.givenName),
+            ("family_name", user.familyName), ("nickname", user.nickname), ("picture", user.picture),
         ]
         for case (let key, let value?) in optional { members[key] = .string(value) }
         if let lastLogin = user.lastLogin { members["last_login"] = ManagementResponse.timestamp(lastLogin) }

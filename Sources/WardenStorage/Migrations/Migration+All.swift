@@ -446,5 +446,12 @@ extension Migration {
         Migration(version: 15, name: "federated users and identities") { Migration.federatedUsers($0) },
         // MARK: version 16, sign-up, verification, reset and the password history (SPEC §15.1)
         Migration(version: 16, name: "accounts") { Migration.accounts($0) },
+        // MARK: version 17, the given and family names of a user (SPEC §15 "Users", §15.1 sign-up)
+        Migration(version: 17, name: "given and family names") { _ in
+            [
+                "ALTER TABLE users ADD COLUMN given_name TEXT",
+                "ALTER TABLE users ADD COLUMN family_name TEXT",
+            ]
+        },
     ]
 }

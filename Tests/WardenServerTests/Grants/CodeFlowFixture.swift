@@ -40,6 +40,8 @@ struct CodeFlowFixture {
             userID: "auth0|" + RandomToken.identifier(prefix: "", length: 16),
             email: "alice-\(RandomToken.identifier(prefix: "", length: 8).lowercased())@example.com", createdAt: now)
         user.name = "Alice Example"
+        user.givenName = "Alice"
+        user.familyName = "Example"
         user.nickname = "alice"
         user.picture = "https://example.com/alice.png"
         user.emailVerified = true

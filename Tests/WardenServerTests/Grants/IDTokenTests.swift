@@ -94,19 +94,27 @@ struct IDTokenTests {
     /// OIDC Core §5.4: `profile` and `email` release their claims, and nothing else does.
     @Test(arguments: [
         (["openid"], [String]()),
-        (["openid", "profile"], ["name", "nickname", "picture", "updated_at"]),
+        (["openid", "profile"], ["name", "given_name", "family_name", "nickname", "picture", "updated_at"]),
         (["openid", "email"], ["email", "email_verified"]),
-        (["openid", "profile", "email"], ["name", "nickname", "picture", "updated_at", "email", "email_verified"]),
+        (
+            ["openid", "profile", "email"],
+            ["name", "given_name", "family_name", "nickname", "picture", "updated_at", "email", "email_verified"]
+        ),
     ])
     func profileClaimsFollowTheScope(scope: [String], released: [String]) async throws {
         let flow = try await CodeFlowFixture.make()
         try await flow.warden.test { http in
             let body = try await flow.tokens(scope: scope, http: http)
             let payload = try CompactJWS(parsing: try #require(body["id_token"]?.stringValue)).payload
-            let profile: Set = ["name", "nickname", "picture", "updated_at", "email", "email_verified"]
+            let profile: Set = [
+                "name", "given_name", "family_name", "nickname", "picture", "updated_at", "email", "email_verified",
+            ]
             #expect(Set(payload.keys).intersection(profile) == Set(released))
             if scope.contains("profile") {
                 #expect(payload["updated_at"] == .number(flow.user.updatedAt.timeIntervalSince1970.rounded(.down)))
+            }
+            if scope.contains("profile") {
+                #expect(payload["given_name"] == "Alice" && payload["family_name"] == "Example")
             }
             if scope.contains("email") { #expect(payload["email_verified"] == true) }
         }

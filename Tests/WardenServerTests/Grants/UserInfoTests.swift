@@ -29,11 +29,14 @@ struct UserInfoTests {
 
     @Test(arguments: [
         (["openid"], ["sub"]),
-        (["openid", "profile"], ["sub", "name", "nickname", "picture", "updated_at"]),
+        (["openid", "profile"], ["sub", "name", "given_name", "family_name", "nickname", "picture", "updated_at"]),
         (["openid", "email"], ["sub", "email", "email_verified"]),
         (
             ["openid", "profile", "email"],
-            ["sub", "name", "nickname", "picture", "updated_at", "email", "email_verified"]
+            [
+                "sub", "name", "given_name", "family_name", "nickname", "picture", "updated_at", "email",
+                "email_verified",
+            ]
         ),
     ])
     func claimsFollowTheTokensScope(scope: [String], claims: [String]) async throws {
