@@ -54,14 +54,14 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DatabaseConnectionsController(
         accounts: runtime.accountService, tenant: runtime.cache, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
+    let links = AccountLinkController(
+        flow: flow, federation: federation, signIn: federatedSignIn, passwords: passwords, tenant: runtime.cache,
+        database: runtime.store, trustedProxies: runtime.trustedProxies)
+    links.addRoutes(to: router)
     UpstreamCallbackController(
-        federation: federation, flow: flow, signIn: federatedSignIn, tenant: runtime.cache,
+        federation: federation, flow: flow, signIn: federatedSignIn, links: links, tenant: runtime.cache,
         eventLog: runtime.eventLog, clock: runtime.clock, database: runtime.store,
         trustedProxies: runtime.trustedProxies
-    ).addRoutes(to: router)
-    AccountLinkController(
-        flow: flow, federation: federation, signIn: federatedSignIn, passwords: passwords, tenant: runtime.cache,
-        database: runtime.store, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
     SecondFactorPages(
         secondFactor: secondFactor,

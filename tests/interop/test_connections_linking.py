@@ -1,6 +1,7 @@
 """SPEC §15 "Linking", "Upstream tokens", "Logs and logout": Warden never merges users by e-mail on its own. A first
 federated login whose verified e-mail an existing account has verified too goes to /u/link, which links only after
-the existing account's password (and then its second factor); the Management API links and unlinks; a connection
+the existing account's password or a login through one of its linked connections (and then its second factor);
+the Management API links and unlinks; a connection
 may keep the upstream's tokens, shown only with `read:user_idp_tokens`; `/oidc/logout?federated` ends the upstream
 session too. The upstream is a second Warden; the broker is the suite's server, on SQLite or PostgreSQL."""
 
@@ -14,9 +15,10 @@ from urllib.parse import parse_qsl, quote, urljoin, urlsplit
 import pytest
 import requests
 
+from fake_github import FakeGitHub, GitHubAccount
 from federationlib import Federation, callback_params, oidc_federation, upstream_warden
-from pkcelib import code_exchange, create_user, new_verifier, parse_page
-from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, verify_jwt, wait_until
+from pkcelib import authorize_url, code_exchange, create_user, new_verifier, parse_page
+from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +121,100 @@ def test_a_verified_email_collision_links_only_with_the_password(federation):
     session = requests.Session()
     answer = federation.upstream_answer(session, verifier)
     assert finish(federation, federation.deliver(session, answer), verifier)["sub"] == account.user_id
+
+
+@pytest.fixture
+def github(federation):
+    """A GitHub connection of the broker (the suite's stand-in for GitHub) whose account has the upstream person's
+    verified e-mail, enabled for the federation's application."""
+    account = GitHubAccount(id=7000000 + int(uid()[:4], 16), login="uma", name="Uma on GitHub",
+                            emails=[{"email": federation.person.email, "primary": True, "verified": True}])
+    broker = federation.broker
+    with FakeGitHub(account, client_id=f"gh-{uid()}", client_secret="gh-secret") as fake:
+        connection = json_of(expect_status(broker.mgmt("POST", "connections", json={
+            "name": f"github-{uid()}"[:30], "strategy": "github", "display_name": "GitHub",
+            "options": {"client_id": fake.client_id, "client_secret": fake.client_secret, "email": True,
+                        "base_url": fake.base_url}}), 201))
+        expect_status(broker.mgmt("PATCH", f"connections/{connection['id']}/clients",
+                                  json=[{"client_id": federation.client_id, "status": True}]), 204)
+        yield fake, connection
+        expect_status(broker.mgmt("DELETE", f"connections/{connection['id']}"), 202)
+
+
+def through_github(browser: requests.Session, location: str) -> requests.Response:
+    """The stand-in approves at once: its redirect back to Warden's callback, followed."""
+    at_github = browser.get(location, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert at_github.status_code == 302, describe(at_github)
+    return browser.get(at_github.headers["Location"], allow_redirects=False, timeout=HTTP_TIMEOUT)
+
+
+def account_with_github(federation: Federation, github) -> object:
+    """A database account with the person's e-mail that has the GitHub identity linked: the GitHub user made by a
+    first login (before the account existed), then linked through the Management API."""
+    fake, connection = github
+    browser, verifier = requests.Session(), new_verifier()
+    r = browser.get(authorize_url(federation.broker, federation.client_id, federation.redirect_uri,
+                                  verifier=verifier, state=uid(), connection=connection["name"]),
+                    allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302 and r.headers["Location"].startswith(fake.base_url), describe(r)
+    assert finish(federation, through_github(browser, r.headers["Location"]), verifier)["sub"] == \
+        f"github|{fake.account.id}"
+    account = existing_account(federation)
+    linked = federation.broker.mgmt("POST", f"users/{quote(account.user_id, safe='')}/identities",
+                                    json={"provider": "github", "user_id": str(fake.account.id)})
+    expect_status(linked, 201)
+    return account
+
+
+def proof_button(browser: requests.Session, url: str, connection: dict) -> tuple[str, dict]:
+    """The /u/link form's fields and the action of its button for `connection`."""
+    r = browser.get(url, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200 and "Link by signing in with" in r.text, describe(r)
+    form, = parse_page(r.text).forms
+    assert f"connection:{connection['name']}" in form.button_values("action"), form.button_values("action")
+    return urljoin(r.url, form.action), {**form.hidden(), "action": f"connection:{connection['name']}"}
+
+
+def test_a_linked_connection_proves_the_existing_account(federation, github):
+    fake, connection = github
+    account = account_with_github(federation, github)
+    linked_id = fake.account.id
+    browser, verifier = requests.Session(), new_verifier()
+    action, fields = proof_button(browser, to_link_page(federation, browser, verifier), connection)
+
+    # Someone else's GitHub account proves nothing: the page again, nothing linked, the choice still open.
+    fake.account.id = linked_id + 1
+    r = browser.post(action, data=fields, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 302 and r.headers["Location"].startswith(fake.base_url), describe(r)
+    refused = through_github(browser, r.headers["Location"])
+    assert refused.status_code == 200 and "is not the one linked" in refused.text, describe(refused)
+    assert [i["provider"] for i in json_of(user(federation.broker, account.user_id))["identities"]] == [
+        "auth0", "github"]
+    expect_status(user(federation.broker, federated_sub(federation)), 404)
+
+    # The account's own GitHub identity links the new one and signs in as the account.
+    fake.account.id = linked_id
+    r = browser.post(action, data=fields, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    claims = finish(federation, through_github(browser, r.headers["Location"]), verifier)
+    assert claims["sub"] == account.user_id
+    identities = json_of(user(federation.broker, account.user_id))["identities"]
+    assert [(i["provider"], i["user_id"]) for i in identities] == [
+        ("auth0", account.user_id.split("|", 1)[1]), ("github", linked_id),
+        ("oidc", f"{federation.name}|{federation.person.user_id}")], identities
+    expect_status(user(federation.broker, federated_sub(federation)), 404)
+    # The link transaction is spent: its form does nothing more.
+    again = browser.post(action, data=fields, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert again.status_code == 400, describe(again)
+
+
+def test_a_proof_started_from_another_browser_is_refused(federation, github):
+    _, connection = github
+    account_with_github(federation, github)
+    browser, verifier = requests.Session(), new_verifier()
+    action, fields = proof_button(browser, to_link_page(federation, browser, verifier), connection)
+    stranger = requests.Session()
+    r = stranger.post(action, data=fields, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 403, describe(r)
 
 
 def test_continue_with_a_new_account_makes_a_separate_user(federation):

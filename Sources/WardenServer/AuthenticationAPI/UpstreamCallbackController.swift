@@ -12,6 +12,8 @@ struct UpstreamCallbackController: Sendable {
     let federation: FederatedLogin
     let flow: AuthorizationFlow
     let signIn: FederatedSignIn
+    /// Ends `/u/link`'s proofs through a linked connection.
+    let links: AccountLinkController
     let tenant: TenantCache
     let eventLog: EventLog
     let clock: any WardenClock
@@ -46,7 +48,11 @@ struct UpstreamCallbackController: Sendable {
         guard let id = fields["state"],
             let state = try await federation.states.consume(id, browser: UpstreamBindingCookie.value(in: request))
         else { throw ErrorPage.unknownUpstreamState }
-        if state.trial == true { return try await trial(fields, state: state) }
+        switch state.purpose {
+        case .trial?: return try await trial(fields, state: state)
+        case .linkProof?: return try await links.proof(fields, state: state, request: request, context: context)
+        case nil: break
+        }
         guard let transaction = try await flow.transactions.peek(state.transactionID, stage: .login),
             let authorization = transaction.request,
             let client = try await tenant.client(id: transaction.clientID)?.client,

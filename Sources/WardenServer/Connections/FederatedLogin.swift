@@ -89,17 +89,17 @@ struct FederatedLogin: Sendable {
     }
 
     /// The redirect to `connection`'s upstream for the login transaction `transactionID` (none for the console's
-    /// `trial`), with the binding cookie.
+    /// trial), with the binding cookie.
     func start(
         _ authorization: AuthorizationRequest, transactionID: String, connection: Connection, request: Request,
-        trial: Bool = false
+        purpose: UpstreamLoginState.Purpose? = nil
     ) async throws -> Response {
         let browser = UpstreamBindingCookie.value(in: request) ?? RandomToken.make()
         let upstream = try upstream(for: connection)
         let verifier = upstream.pkceMethod == nil ? nil : RandomToken.make()
         let state = UpstreamLoginState(
             transactionID: transactionID, connectionID: connection.id, browserHash: SecretHash.sha256Hex(browser),
-            nonce: RandomToken.make(), codeVerifier: verifier, trial: trial ? true : nil)
+            nonce: RandomToken.make(), codeVerifier: verifier, purpose: purpose)
         let id = try await states.start(state)
         var response = Response(
             status: .found,
@@ -164,15 +164,17 @@ struct FederatedLogin: Sendable {
     }
 
     /// The database user a first login could be linked to (SPEC §15 "Linking"): one whose verified e-mail is the
-    /// verified e-mail the upstream brought, not blocked, with a password to prove. Never linked without that
-    /// proof: `/u/link` asks for it.
+    /// verified e-mail the upstream brought, not blocked, with something to prove it by — a password or a linked
+    /// connection. Never linked without that proof: `/u/link` asks for it.
     func linkCandidate(for identity: UpstreamUserProfile) async throws -> UserRecord? {
         let attributes = identity.profile.rootAttributes
         guard let email = attributes.email, attributes.emailVerified,
             let record = try await users.user(email: email),
-            record.user.emailVerified, !record.user.blocked, record.passwordHash != nil
+            record.user.emailVerified, !record.user.blocked
         else { return nil }
-        return record
+        if record.passwordHash != nil { return record }
+        let identities = try await users.identities(ofUsers: [record.user.userID])[record.user.userID] ?? []
+        return identities.contains { $0.connectionID != Connection.databaseID } ? record : nil
     }
 
     /// The identity as stored: its profile, and its upstream tokens sealed when the connection keeps them

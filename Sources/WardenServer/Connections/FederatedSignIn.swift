@@ -23,11 +23,18 @@ struct FederatedSignIn: Sendable {
         var identityUserID: String
         /// The upstream's ID token, for `/oidc/logout?federated`.
         var upstreamIDToken: String?
-        /// The account's password was checked too (linking): the session records `pwd` and the account's own
-        /// second factor is asked when it has one.
-        var provedPassword = false
+        /// How the person proved the existing account they link to (SPEC §15 `/u/link`): its own second factor is
+        /// asked next when it has one, and a password makes the session record `pwd`.
+        var accountProof: AccountProof?
         /// The identity to link to ``user`` once every factor is done (SPEC §15 `/u/link`).
         var link: PendingLink?
+    }
+
+    /// How `/u/link` proved the existing account.
+    enum AccountProof: Sendable {
+        case password
+        /// A login through one of the account's linked connections.
+        case linkedConnection
     }
 
     func finish(_ login: Login, request: Request, context: WardenRequestContext) async throws -> Response {
@@ -39,7 +46,7 @@ struct FederatedSignIn: Sendable {
         case .refused(let response): return response
         case .allowed(let required): requiresMFA = required
         }
-        if login.provedPassword {
+        if login.accountProof != nil {
             let enrolled = try await MFAEnrollments.read(
                 userID: login.user.userID, factors: try await secondFactor.store.enabledMFAFactors(),
                 store: secondFactor.store)
@@ -47,8 +54,8 @@ struct FederatedSignIn: Sendable {
         }
         let (session, cookie) = try await flow.sessions.signIn(
             userID: login.user.userID, existing: try await flow.sessions.current(request),
-            method: login.provedPassword ? SessionManager.passwordMethod : "connection",
-            amr: login.provedPassword ? [.password] : [])
+            method: login.accountProof == .password ? SessionManager.passwordMethod : "connection",
+            amr: login.accountProof == .password ? [.password] : [])
         if let idToken = login.upstreamIDToken,
             let endpoint = login.connection.options["oidc_metadata"]?["end_session_endpoint"]?.stringValue
         {

@@ -18,8 +18,17 @@ struct UpstreamLoginState: Codable, Sendable {
     var nonce: String
     /// The PKCE verifier of the `code_challenge` sent, when one was (RFC 7636).
     var codeVerifier: String?
-    /// The console's "Try" (``ConnectionTrials``): the callback shows what it found and signs no one in.
-    var trial: Bool?
+    /// Why the person went upstream; absent for a login.
+    var purpose: Purpose?
+
+    /// What an upstream login is for besides signing in.
+    enum Purpose: String, Codable, Sendable {
+        /// The console's "Try" (``ConnectionTrials``): the callback shows what it found and signs no one in.
+        case trial
+        /// `/u/link`'s proof of the existing account through one of its linked connections
+        /// (``AccountLinkController``): the transaction stays at its `link` stage until the callback.
+        case linkProof = "link_proof"
+    }
 
     static let kind = "upstream_state"
     static let lifetime: Double = 600
@@ -30,7 +39,7 @@ struct UpstreamLoginState: Codable, Sendable {
         case browserHash = "browser_hash"
         case nonce
         case codeVerifier = "code_verifier"
-        case trial
+        case purpose
     }
 }
 

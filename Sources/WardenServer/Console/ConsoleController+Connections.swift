@@ -67,7 +67,7 @@ extension ConsoleController {
                     clientID: Bootstrap.consoleClientID, redirectURI: callback, responseMode: .query, state: nil,
                     nonce: nil, scope: ["openid"], audience: nil, codeChallenge: nil, prompt: [], maxAge: nil)
                 return try await federation.start(
-                    trial, transactionID: "", connection: connection, request: request, trial: true)
+                    trial, transactionID: "", connection: connection, request: request, purpose: .trial)
             }
         }
         admin.get("connections/:id/try") { request, context in
