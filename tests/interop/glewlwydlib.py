@@ -280,15 +280,16 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
             assert r.status_code == 200 and r.json()["issuer"] == self.issuer(name), describe(r)
 
     def plugin_parameters(self, name: str, key: str, cert: str, iss_parameter: bool) -> dict:
-        """An OpenID provider of the code flow (RS256, PKCE S256), `name`, `email` and `email_verified` in every ID
-        token and userinfo answer whatever the scope, and `oauth-as-iss-id` as asked."""
+        """An OpenID provider of the code flow (RS256, PKCE S256) and of `response_type=id_token` for the clients
+        allowed it (a connection's front channel), `name`, `email` and `email_verified` in every ID token and
+        userinfo answer whatever the scope, and `oauth-as-iss-id` as asked."""
         return {
             "iss": self.issuer(name), "jwt-type": "rsa", "jwt-key-size": "256", "key": key, "cert": cert,
             "jwks-show": True, "subject-type": "public", "allowed-scope": list(SCOPES),
             "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
             "refresh-token-rolling": False, "allow-non-oidc": False,
             "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": True,
-            "auth-type-token-enabled": False, "auth-type-id-token-enabled": False, "auth-type-none-enabled": False,
+            "auth-type-token-enabled": False, "auth-type-id-token-enabled": True, "auth-type-none-enabled": False,
             "auth-type-password-enabled": False, "auth-type-client-enabled": False,
             "auth-type-refresh-enabled": True, "auth-type-device-enabled": False,
             "pkce-allowed": True, "pkce-method-plain-allowed": False,
@@ -309,12 +310,13 @@ database = {{ type = "sqlite3"; path = "{self.path('glewlwyd.db')}" }};
         assert r.status_code == 200, describe(r)
         return person
 
-    def client(self, redirect_uris: list[str]) -> GlewlwydClient:
+    def client(self, redirect_uris: list[str], authorization_type: tuple[str, ...] = ("code", "refresh_token")) \
+            -> GlewlwydClient:
         made = GlewlwydClient(client_id=f"warden-{uid()}", client_secret=f"secret-{uid()}{uid()}")
         r = self.admin("POST", "/api/client/", json={
             "client_id": made.client_id, "name": "Warden", "enabled": True, "confidential": True,
             "client_secret": made.client_secret, "redirect_uri": redirect_uris,
-            "authorization_type": ["code", "refresh_token"],
+            "authorization_type": list(authorization_type),
             "token_endpoint_auth_method": ["client_secret_post", "client_secret_basic"], "scope": []})
         assert r.status_code == 200, describe(r)
         return made

@@ -23,7 +23,7 @@ import pytest
 import requests
 from joserfc.jwk import RSAKey
 
-from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, user_of
+from federationlib import PROTOCOL_CLAIMS, Federation, callback_params, federation as connected, user_of
 from glewlwydlib import PLUGINS, glewlwyd_federation
 from pkcelib import authorize_url, code_exchange, create_user, new_verifier, parse_page
 from tokenproxy import TokenProxy, hmac_signed, resign, unsigned
@@ -159,6 +159,66 @@ def test_a_form_post_answer_is_read_from_the_post_to_the_callback(warden, glewlw
         params = callback_params(r)
         sub = issued_sub(warden, federation, params["code"], verifier)
         assert [u["user_id"] for u in federation.users()] == [sub]
+
+
+@contextlib.contextmanager
+def front_channel(warden, glewlwyd) -> Iterator[Federation]:
+    """An `oidc` connection with `type: front_channel` (SPEC §15) to Glewlwyd's `oidc` instance: a client there
+    allowed only `response_type=id_token`, and no secret at Warden."""
+    client = glewlwyd.client([warden.url("login/callback")], authorization_type=("id_token",))
+    person = glewlwyd.person()
+
+    def sign_in(session: requests.Session, location: str) -> dict:
+        page = glewlwyd.answer(session, location, person)
+        assert page.status_code == 200, describe(page)
+        form, = parse_page(page.text).forms
+        assert form.method == "post" and form.action == warden.url("login/callback"), form
+        return {i["name"]: i.get("value") or "" for i in form.inputs if i.get("name")}
+
+    with connected(warden, {"discovery_url": glewlwyd.discovery_url("oidc"), "client_id": client.client_id,
+                            "type": "front_channel", "scope": "openid profile email"},
+                   authorization_endpoint=glewlwyd.endpoint("oidc", "auth"), sign_in_upstream=sign_in,
+                   upstream=glewlwyd, person=person, prefix="glewlwyd-fc") as made:
+        yield made
+
+
+def post_answer(federation: Federation, browser: requests.Session, fields: dict) -> requests.Response:
+    return browser.post(federation.broker.url("login/callback"), data=fields, allow_redirects=False,
+                        timeout=HTTP_TIMEOUT)
+
+
+def test_the_front_channel_reads_the_id_token_glewlwyd_posts(warden, glewlwyd):
+    """`type: front_channel`: Warden asks for `response_type=id_token` with `response_mode=form_post` and a nonce,
+    no PKCE; Glewlwyd's page posts the ID token to the callback, which verifies it as OIDC Core §3.2.2.11 says (no
+    code, no token endpoint) and signs the person in."""
+    with front_channel(warden, glewlwyd) as federation:
+        browser, verifier = requests.Session(), new_verifier()
+        location = federation.to_upstream(browser, verifier)
+        query = dict(parse_qsl(urlsplit(location).query))
+        assert (query["response_type"], query["response_mode"]) == ("id_token", "form_post"), query
+        assert query["nonce"] and "code_challenge" not in query, query
+        fields = federation.sign_in_upstream(browser, location)
+        assert "id_token" in fields and "code" not in fields, fields
+        params = callback_params(post_answer(federation, browser, fields))
+        sub = issued_sub(warden, federation, params["code"], verifier)
+        assert sub == f"oidc|{federation.name}|{glewlwyd.subject(federation.person)}"
+        user = user_of(warden, sub)
+        assert user["email"] == federation.person.email.lower() and user["name"] == federation.person.name, user
+
+
+@pytest.mark.parametrize("tamper", ["signature", "no id_token"])
+def test_a_front_channel_answer_that_does_not_verify_creates_no_user(warden, glewlwyd, tamper):
+    with front_channel(warden, glewlwyd) as federation:
+        browser, verifier = requests.Session(), new_verifier()
+        fields = federation.upstream_answer(browser, verifier)
+        if tamper == "signature":
+            header, payload, signature = fields["id_token"].split(".")
+            fields["id_token"] = ".".join([header, payload, signature[:-4] + ("AAAA" if signature[-4:] != "AAAA"
+                                                                             else "BBBB")])
+        else:
+            del fields["id_token"]
+        assert_refused(federation, post_answer(federation, browser, fields), "access_denied",
+                       "signature" if tamper == "signature" else "id_token")
 
 
 def test_a_foreign_or_replayed_state_is_the_400_page_and_creates_no_user(warden, glewlwyd):
