@@ -85,7 +85,7 @@ enum Terminal {
             │ and start the request with requested_expiry ≤ 300 so it goes to alice's devices:
             │   \(cibaStart(seeded, issuer: issuer, requestedExpiry: 300))
             │ or let the example agent ask her (README "Walkthrough"; start the bank API first, in its own
-            │ terminal\(api.built ? "" : "; build both with `swift build -c release` in the Warden checkout")):
+            │ terminal\(api.built ? "" : "; build both with `\(executable.buildCommand)` in the Warden checkout")):
             │   \(api.display) --issuer \(issuer)
             │   WARDEN_CLIENT_SECRET='\(seeded.cibaClientSecret)' \(agent.display) --issuer \(issuer) --user-id '\(seeded.userID)'
             │
@@ -116,7 +116,7 @@ enum Terminal {
     }
 }
 
-/// How to name a binary of this build in a printed command so that it runs as printed: `.build/release/warden`
+/// How to name a binary of this build in a printed command so that it runs as printed: `.build/debug/warden`
 /// from the checkout it was built in (the start command's own build), the bare name when the `PATH` finds this
 /// very file, its absolute path otherwise.
 struct Executable {
@@ -137,6 +137,13 @@ struct Executable {
 
     /// This binary as a command.
     var display: String { display(path) }
+
+    /// The command that builds the examples next to this binary: `swift build`, with `-c release` for a release
+    /// build's binary.
+    var buildCommand: String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent == "release"
+            ? "swift build -c release" : "swift build"
+    }
 
     /// Another product of the same build (an example), and whether it is built.
     func sibling(_ name: String) -> (display: String, built: Bool) {

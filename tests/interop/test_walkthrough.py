@@ -11,11 +11,13 @@ app logged in from the same IP address.
 
 The module asks alice for five CIBA approvals in well under a minute: the most SPEC §6.1's per-user limit allows.
 
-With WARDEN_WALKTHROUGH_CLONE=1 the module starts from nothing, as a newcomer does: a fresh clone of the
-committed HEAD, the README's first screen run as written (`swift run -c release warden serve --demo`: the one
-build), a sign-in of the demo user with the printed login URL and the curl line of `/demo/callback`, then the
-walkthrough with that clone's `.build/release/` (after its `swift build -c release`, which adds the examples).
-It prints the times: fresh clone → signed-in demo user, and → the walkthrough's approved transfer.
+With WARDEN_WALKTHROUGH_FIRST_SCREEN=1 (CI, on its fresh clone) the module starts as a newcomer does, in the
+checkout: the README's first screen run as written (`swift run warden serve --demo`), a sign-in of the demo user
+with the printed login URL and the curl line of `/demo/callback`, then the walkthrough with the checkout's
+`.build/debug/` (after its `swift build`, which adds the examples). The build is the suite's own, made once before
+(`swift build --build-tests` compiles what the first screen's `swift run` and `swift build` would): they only
+link. It prints the times from the first screen's command to a signed-in demo user and to the walkthrough's
+approved transfer.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ from wardenlib import HTTP_TIMEOUT, Warden, default_binary, expect_status, free_
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(REPO, "README.md")
 BLOCK = re.compile(r"<!-- walkthrough: ([\w-]+) -->\s*```sh\n(.*?)```", re.S)
-BUILD_DIR = ".build/release/"
-CLONE = os.environ.get("WARDEN_WALKTHROUGH_CLONE") == "1"
+BUILD_DIR = ".build/debug/"
+FIRST_SCREEN_RUN = os.environ.get("WARDEN_WALKTHROUGH_FIRST_SCREEN") == "1"
 FIRST_SCREEN = re.compile(r"```sh\n(swift run [^\n#]*?)\s+#")
 API = "https://api.example.com"
 ALICE = "alice@example.com"
@@ -71,7 +73,7 @@ def first_screen_command() -> list[str]:
 
 @dataclass
 class Build:
-    """Where the README's `.build/release/` is and where its commands run; the times of a fresh-clone run."""
+    """Where the README's `.build/debug/` is and where its commands run; the times of a first-screen run."""
 
     bin_dir: str
     cwd: str | None
@@ -81,26 +83,25 @@ class Build:
 
 def report(build: Build, what: str) -> None:
     build.times[what] = time.monotonic() - build.started
-    print(f"\nfirst hour: {what} {build.times[what]:.0f} s after the clone", flush=True)
+    print(f"\nfirst hour: {what} {build.times[what]:.0f} s after the first screen's command", flush=True)
 
 
 @pytest.fixture(scope="module")
 def build() -> Iterator[Build]:
-    """The tested build (`.build/debug` of the suite); with WARDEN_WALKTHROUGH_CLONE=1 a fresh clone built and
+    """The tested build (`.build/debug` of the suite); with WARDEN_WALKTHROUGH_FIRST_SCREEN=1 the checkout's,
     started by the README's first screen as written, and a signed-in demo user through what it printed."""
-    if not CLONE:
+    if not FIRST_SCREEN_RUN:
         yield Build(bin_dir=os.path.dirname(default_binary()), cwd=None, started=time.monotonic(), times={})
         return
-    clone = tempfile.mkdtemp(prefix="warden-clone-")
+    scratch = tempfile.mkdtemp(prefix="warden-first-screen-")
     started = time.monotonic()
-    subprocess.run(["git", "clone", "--quiet", REPO, clone], check=True)
-    build = Build(bin_dir=os.path.join(clone, ".build/release"), cwd=clone, started=started, times={})
+    build = Build(bin_dir=os.path.join(REPO, ".build/debug"), cwd=REPO, started=started, times={})
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WARDEN_")}
-    env.update(WARDEN_PORT=str(port), WARDEN_DATABASE_URL=f"sqlite:{clone}/first-screen.sqlite")
-    log = os.path.join(clone, "first-screen.log")
+    env.update(WARDEN_PORT=str(port), WARDEN_DATABASE_URL=f"sqlite:{scratch}/first-screen.sqlite")
+    log = os.path.join(scratch, "first-screen.log")
     with open(log, "wb") as out:
-        server = subprocess.Popen(first_screen_command(), cwd=clone, env=env, stdin=subprocess.DEVNULL, stdout=out,
+        server = subprocess.Popen(first_screen_command(), cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                   stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/"
@@ -125,7 +126,7 @@ def build() -> Iterator[Build]:
         server.wait(timeout=60)
     yield build
     print(f"\nfirst hour: {json.dumps({k: round(v) for k, v in build.times.items()})}", flush=True)
-    shutil.rmtree(clone, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _ready(base: str) -> bool:
@@ -229,12 +230,12 @@ def protected_api(run: Walkthrough, log_path: str, *extra: str) -> Iterator[str]
 def walkthrough(build) -> Iterator[Walkthrough]:
     blocks = walkthrough_blocks()
     assert set(blocks) == {"serve", "authenticator", "api", "agent", "native-to-web"}, blocks
-    # One build: the first screen's release build, to which `swift build -c release` adds the examples (in the
-    # suite the debug build stands in for it, made with --build-tests before the suite runs).
-    assert blocks["serve"][0] == ["swift", "build", "-c", "release"], blocks["serve"]
+    # One build: the first screen's, to which `swift build` adds the examples (the suite's own build, made with
+    # --build-tests before the suite runs, has them already).
+    assert blocks["serve"][0] == ["swift", "build"], blocks["serve"]
     if build.cwd:
         subprocess.run(blocks["serve"][0], cwd=build.cwd, check=True, stdout=subprocess.DEVNULL, timeout=3600)
-        report(build, "examples added by `swift build -c release`")
+        report(build, "examples added by `swift build`")
     for example in ("ciba-agent", "protected-api", "native-to-web"):
         path = os.path.join(build.bin_dir, example)
         assert os.access(path, os.X_OK), f"no {path}: `swift build` builds the examples next to the server"
