@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "WardenServer",
             dependencies: [
-                "WardenCore", "WardenWire", "WardenMail",
+                "WardenCore", "WardenWire", "WardenMail", "WardenWebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -54,6 +54,10 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DatabaseConnectionsController(
         accounts: runtime.accountService, tenant: runtime.cache, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
+    PasskeyController(
+        ceremonies: runtime.passkeyCeremonies, accounts: runtime.accountService, tenant: runtime.cache,
+        connections: runtime.store, trustedProxies: runtime.trustedProxies
+    ).addRoutes(to: router)
     let links = AccountLinkController(
         flow: flow, federation: federation, signIn: federatedSignIn, passwords: passwords, tenant: runtime.cache,
         database: runtime.store, trustedProxies: runtime.trustedProxies)

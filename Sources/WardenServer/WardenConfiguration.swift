@@ -40,6 +40,10 @@ public struct WardenConfiguration: Sendable {
     /// A PEM file of extra trust roots for fetching metadata documents (`--client-metadata-ca-file`): an
     /// organisation's private CA, or a test server's.
     public var clientMetadataCAFile: String?
+    /// The WebAuthn relying party ID (`--webauthn-rp-id`, SPEC §17); `nil` is the issuer's host.
+    public var webAuthnRPID: String?
+    /// Origins allowed besides the issuer's (`--webauthn-origins`, SPEC §17): an app's, for instance.
+    public var webAuthnOrigins: [String] = []
 
     public init(issuer: URL) {
         self.issuer = issuer
@@ -102,6 +106,25 @@ public struct WardenConfiguration: Sendable {
 }
 
 extension WardenConfiguration {
+    /// The issuer's origin (RFC 6454): scheme, host and the port when it is not the scheme's default.
+    public var issuerOrigin: String {
+        let scheme = issuer.scheme ?? "http"
+        var origin = "\(scheme)://\(issuer.host ?? "localhost")"
+        if let port = issuer.port, port != (scheme == "https" ? 443 : 80) { origin += ":\(port)" }
+        return origin
+    }
+
+    /// The relying party ID ceremonies are checked against (SPEC §17): `--webauthn-rp-id`, else the issuer's host.
+    public var effectiveWebAuthnRPID: String { webAuthnRPID ?? issuer.host ?? "localhost" }
+
+    /// Whether `--webauthn-rp-id` may scope credentials for this issuer (SPEC §17, WebAuthn Level 3 §5.1.2): the
+    /// issuer's host itself, or a suffix of it of at least two labels (`example.com` for `login.example.com`;
+    /// never a top-level domain alone).
+    public var hasValidWebAuthnRPID: Bool {
+        guard let id = webAuthnRPID?.lowercased(), let host = issuer.host?.lowercased() else { return true }
+        return id == host || (host.hasSuffix("." + id) && id.contains(".") && !id.hasPrefix("."))
+    }
+
     /// Whether every `trustedProxies` entry parses as a CIDR.
     public var hasValidTrustedProxies: Bool {
         trustedProxies.allSatisfy { CIDR($0) != nil }

@@ -1,4 +1,5 @@
 import WardenCore
+import WardenWebAuthn
 
 /// The composition root of the services the routes share — the token endpoint's grants, the CIBA service,
 /// client authentication, access token checks: each takes only the stores and services it uses, handed over
@@ -41,6 +42,9 @@ extension WardenRuntime {
                 refresh,
                 CIBAGrant(requests: store, polls: backchannelPolls, issuer: issuer, clock: clock),
                 sessionTransfer(.tokenExchange),
+                WebAuthnGrant(
+                    ceremonies: passkeyCeremonies, accounts: accountService, connections: store, scopes: scopePolicy,
+                    issuer: issuer, clock: clock),
             ],
             sessionTransfer: sessionTransfer(.refreshToken))
     }
@@ -122,6 +126,15 @@ extension WardenRuntime {
             store: store, familyRevocation: refreshTokenFamilyRevocation, deliveries: deliveries,
             limits: accountLimits, tenant: cache, eventLog: eventLog, clock: clock, issuer: issuer,
             bcryptCost: configuration.bcryptCost)
+    }
+
+    /// The passkey ceremonies (SPEC §17) of the configured relying party.
+    var passkeyCeremonies: PasskeyCeremonies {
+        PasskeyCeremonies(
+            relyingParty: RelyingParty(
+                id: configuration.effectiveWebAuthnRPID,
+                origins: [configuration.issuerOrigin] + configuration.webAuthnOrigins),
+            artefacts: store, credentials: store, clock: clock)
     }
 
     /// The steps of the authorization code flow, shared by `/authorize`, the CIBA approval page and logout.

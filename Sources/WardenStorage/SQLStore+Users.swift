@@ -51,13 +51,15 @@ extension SQLStore {
         try await transaction { db in try await Self.deleteUser(id, on: db) }
     }
 
-    /// Deletes the user `id`, their role assignments, identities and search fields on `db`; whether it existed.
+    /// Deletes the user `id`, their role assignments, identities, search fields, password history and WebAuthn
+    /// credentials on `db`; whether it existed.
     @discardableResult
     static func deleteUser(_ id: String, on db: any SQLDatabase) async throws -> Bool {
         try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
         try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
         try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
         try await db.delete(from: "password_history").where("user_id", .equal, id).run()
+        try await db.delete(from: "webauthn_credentials").where("user_id", .equal, id).run()
         return try await db.delete(from: "users").where("user_id", .equal, id).returning("user_id").first() != nil
     }
 

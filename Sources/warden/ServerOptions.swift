@@ -112,6 +112,15 @@ struct ServerOptions: ParsableArguments {
             "Extra trusted root for fetching metadata documents, PEM: a private CA (env WARDEN_CLIENT_METADATA_CA_FILE)."
     )
     var clientMetadataCAFile: String?
+    @Option(
+        name: .customLong("webauthn-rp-id"),
+        help: "WebAuthn relying party ID: the issuer's host or a suffix of it (env WARDEN_WEBAUTHN_RP_ID).")
+    var webauthnRPID: String?
+    @Option(
+        help:
+            "Comma-separated origins allowed for passkeys besides the issuer's, e.g. an app's android:apk-key-hash:… (env WARDEN_WEBAUTHN_ORIGINS)."
+    )
+    var webauthnOrigins: String?
 
     /// Resolves flags, environment and defaults into a validated configuration; every message names the flag or
     /// the environment variable the user actually set.
@@ -192,7 +201,26 @@ struct ServerOptions: ParsableArguments {
             configuration.registration = value
         }
         try clientMetadata(settings, into: &configuration)
+        try webAuthn(settings, into: &configuration)
         return configuration
+    }
+
+    /// `--webauthn-rp-id` and `--webauthn-origins` (SPEC §17): an RP ID that cannot scope the issuer's credentials
+    /// stops the start.
+    private func webAuthn(_ settings: Settings, into configuration: inout WardenConfiguration) throws {
+        if let id = settings.string(webauthnRPID, flag: "--webauthn-rp-id", env: "WARDEN_WEBAUTHN_RP_ID") {
+            configuration.webAuthnRPID = id.value.lowercased()
+            guard configuration.hasValidWebAuthnRPID else {
+                throw settings.invalid(
+                    id.name, "must be the issuer's host (\(configuration.issuer.host ?? "")) or a domain it ends with",
+                    got: id.value)
+            }
+        }
+        if let origins = settings.string(webauthnOrigins, flag: "--webauthn-origins", env: "WARDEN_WEBAUTHN_ORIGINS") {
+            configuration.webAuthnOrigins = origins.value.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+        }
     }
 
     /// `--client-metadata-documents` (a switch; `WARDEN_CLIENT_METADATA_DOCUMENTS` 1/true/0/false) and its allow

@@ -198,3 +198,23 @@ def pytest_sessionfinish(session, exitstatus):
         crash = server.crash_report()
         if crash and session.exitstatus == 0:
             session.exitstatus = 1
+
+
+@pytest.fixture(scope="module")
+def proxied_node(warden, smtp_sink):
+    """A node of the suite's database that trusts 127.0.0.1's X-Forwarded-For (so that each test may come from
+    addresses of its own, under the per-IP limits of SPEC §15.1), mailing through the suite's SMTP sink."""
+    workdir = tempfile.mkdtemp(prefix="warden-interop-proxied-")
+    shared = warden.database_url.startswith(("postgres://", "postgresql://"))
+    server = Warden(binary=warden.binary, workdir=workdir,
+                    database_url=warden.database_url if shared else f"sqlite:{workdir}/proxied.sqlite",
+                    mgmt_client_id=warden.mgmt_client_id, mgmt_client_secret=warden.mgmt_client_secret,
+                    pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
+                    env={"WARDEN_TRUSTED_PROXIES": "127.0.0.1/32", "WARDEN_SMTP_URL": smtp_sink.url})
+    server.start()
+    try:
+        server.wait_ready(timeout=30)
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -10,10 +10,7 @@ and the per-IP limits (10 sign-ups an hour) are tested exactly rather than spent
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import shutil
-import tempfile
 import time
 from urllib.parse import urljoin
 
@@ -25,7 +22,7 @@ from auth0.authentication.exceptions import Auth0Error
 from cibalib import Mail
 from pkcelib import (LoginFailed, authorize_url, code_exchange, create_public_client, fake_callback, hosted_login,
                      new_verifier, parse_page, refresh_form)
-from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, json_of, uid
+from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid
 
 CONNECTION = "Username-Password-Authentication"
 RESET_ANSWER = "If that address has an account, we sent a link to reset its password."
@@ -39,22 +36,9 @@ def new_ip() -> str:
 
 
 @pytest.fixture(scope="module")
-def node(warden, smtp_sink):
+def node(proxied_node):
     """A node that trusts 127.0.0.1's X-Forwarded-For, mailing through the suite's SMTP sink."""
-    workdir = tempfile.mkdtemp(prefix="warden-interop-accounts-")
-    shared = warden.database_url.startswith(("postgres://", "postgresql://"))
-    server = Warden(binary=warden.binary, workdir=workdir,
-                    database_url=warden.database_url if shared else f"sqlite:{workdir}/accounts.sqlite",
-                    mgmt_client_id=warden.mgmt_client_id, mgmt_client_secret=warden.mgmt_client_secret,
-                    pid_dir=os.environ.get("WARDEN_TEST_PIDDIR"),
-                    env={"WARDEN_TRUSTED_PROXIES": "127.0.0.1/32", "WARDEN_SMTP_URL": smtp_sink.url})
-    server.start()
-    try:
-        server.wait_ready(timeout=30)
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+    return proxied_node
 
 
 @pytest.fixture(scope="module")

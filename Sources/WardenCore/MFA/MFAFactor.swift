@@ -43,6 +43,8 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let password: AuthenticationMethod = "pwd"
     /// A second factor was done (RFC 8176 `mfa`).
     public static let multiFactor: AuthenticationMethod = "mfa"
+    /// A phishing-resistant key, such as a passkey (RFC 8176 `phr`).
+    public static let phishingResistant: AuthenticationMethod = "phr"
 
     /// The methods stored as text, separated by spaces (the sessions' `amr` column).
     public static func list(_ text: String) -> [AuthenticationMethod] {

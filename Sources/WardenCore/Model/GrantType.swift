@@ -16,4 +16,6 @@ public struct GrantType: OpenStringValue {
     public static let ciba: GrantType = "urn:openid:params:grant-type:ciba"
     /// RFC 8693 §2.1.
     public static let tokenExchange: GrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// The native passkey API's exchange (SPEC §17), in the vendor's name.
+    public static let webAuthn: GrantType = "urn:okta:params:oauth:grant-type:webauthn"
 }

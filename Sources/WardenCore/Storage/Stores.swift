@@ -226,7 +226,7 @@ public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
     HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
-    RecentLoginStore, UserJobStore, LoginChallengeStore, ConnectionStore, AccountStore
+    RecentLoginStore, UserJobStore, LoginChallengeStore, ConnectionStore, AccountStore, WebAuthnCredentialStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

@@ -10,7 +10,7 @@ import WardenWire
 /// bits, stored as their SHA-256, single use. Every outcome is logged: `ss`/`fs` (sign-up), `sv`/`fv`
 /// (verification), `scpr`/`fcpr` (reset request), `scp`/`fcp` (password change).
 struct AccountService: Sendable {
-    typealias Store = UserStore & ConnectionStore & ArtefactStore & AccountStore
+    typealias Store = UserStore & ConnectionStore & ArtefactStore & AccountStore & WebAuthnCredentialStore
 
     /// A verification link works for 5 days, a reset link for 5 minutes, unless a Management ticket says
     /// otherwise (`ttl_sec`, at most 30 days).
@@ -163,7 +163,7 @@ struct AccountService: Sendable {
         }
     }
 
-    private static func describe(_ refusal: SignUpRefusal) -> String {
+    static func describe(_ refusal: SignUpRefusal) -> String {
         switch refusal {
         case .disabled: "Sign-up is disabled"
         case .tooMany: "Too many sign-ups from this IP address"
@@ -391,11 +391,11 @@ struct AccountService: Sendable {
         }
     }
 
-    private func log(_ type: LogEventType, _ description: String, user: User, _ caller: Caller) {
+    func log(_ type: LogEventType, _ description: String, user: User, _ caller: Caller) {
         log(type, description, userID: user.userID, email: user.email, caller)
     }
 
-    private func log(_ type: LogEventType, _ description: String, userID: String?, email: String?, _ caller: Caller) {
+    func log(_ type: LogEventType, _ description: String, userID: String?, email: String?, _ caller: Caller) {
         eventLog.record(
             LogEvent(
                 date: clock.now(), type: type, description: description, clientID: caller.clientID,

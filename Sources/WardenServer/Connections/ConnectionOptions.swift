@@ -34,10 +34,23 @@ struct ConnectionOptions {
         return result
     }
 
-    /// `Username-Password-Authentication` (SPEC §15.1): `disable_signup` and the password policy's options.
+    /// `Username-Password-Authentication` (SPEC §15.1, §17): `disable_signup`, the password policy's options and
+    /// the passkey policy's.
     private static func database(_ body: ManagementBody) throws {
         _ = try body.bool("disable_signup")
         _ = try body.bool("brute_force_protection")
+        if let methods = try body.object("authentication_methods", allowed: ["password", "passkey"]) {
+            _ = try methods.object("password", allowed: ["enabled"])?.bool("enabled")
+            _ = try methods.object("passkey", allowed: ["enabled"])?.bool("enabled")
+        }
+        if let passkey = try body.object(
+            "passkey_options",
+            allowed: ["challenge_ui", "progressive_enrollment_enabled", "local_enrollment_enabled"])
+        {
+            _ = try passkey.string("challenge_ui", oneOf: PasskeyPolicy.ChallengeUI.allCases.map(\.rawValue))
+            _ = try passkey.bool("progressive_enrollment_enabled")
+            _ = try passkey.bool("local_enrollment_enabled")
+        }
         do {
             _ = try PasswordPolicy(options: body.members)
         } catch {

@@ -16,7 +16,8 @@ struct ClientsController {
     static let appTypes: [AppType] = [.native, .spa, .regularWeb, .nonInteractive]
     static let authMethods: [TokenEndpointAuthMethod] = [.none, .clientSecretPost, .clientSecretBasic]
     static let grantTypes: [GrantType] = [
-        .clientCredentials, .authorizationCode, .refreshToken, .ciba, .tokenExchange, "implicit", "password",
+        .clientCredentials, .authorizationCode, .refreshToken, .ciba, .tokenExchange, .webAuthn, "implicit",
+        "password",
     ]
     static let deliveryModes: [BackchannelTokenDeliveryMode] = [.poll, .ping]
     static let rotationTypes: [RefreshTokenConfiguration.RotationType] = [.rotating, .nonRotating]

@@ -453,5 +453,7 @@ extension Migration {
                 "ALTER TABLE users ADD COLUMN family_name TEXT",
             ]
         },
+        // MARK: version 18, passkeys and security keys (SPEC §17)
+        Migration(version: 18, name: "WebAuthn credentials") { Migration.webAuthnCredentials($0) },
     ]
 }

@@ -20,6 +20,8 @@ enum KeyedAdvisoryLock: Int32 {
     case loginThrottle = 0x574C
     /// One user's one-time-code attempts (SPEC §12).
     case otpThrottle = 0x574F
+    /// One user's WebAuthn credentials: counting them, adding one (SPEC §17's limit per user).
+    case webAuthnCredentials = 0x5757
 }
 
 /// Building blocks shared by the stores: transactions, pages, predicates.

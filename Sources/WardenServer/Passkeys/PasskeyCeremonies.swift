@@ -1,0 +1,194 @@
+import Foundation
+import WardenCore
+import WardenWebAuthn
+import WardenWire
+
+/// The passkey ceremonies of SPEC §17 around WardenWebAuthn's verifiers, one place for every check the verifiers
+/// leave to the server: the options sent (algorithms −8, −7, −257; user verification required), the challenge's life
+/// (random, single use across nodes, 5 minutes, bound to the client and to the `auth_session` or browser that
+/// started it), a credential ID unique across users, the `userHandle` naming the credential's owner, and the sign
+/// count stored by compare-and-set. Used by the native API (``PasskeyController``, ``WebAuthnGrant``).
+struct PasskeyCeremonies: Sendable {
+    let relyingParty: RelyingParty
+    let artefacts: any ArtefactStore
+    let credentials: any WebAuthnCredentialStore
+    let clock: any WardenClock
+
+    /// How long a challenge may be answered (SPEC §17).
+    static let lifetime: TimeInterval = 300
+    static let artefactKind = "webauthn_challenge"
+
+    /// A started ceremony, kept until its answer (or its expiry).
+    struct Pending: Codable, Sendable {
+        var ceremony: Ceremony
+        /// The challenge sent, base64url.
+        var challenge: String
+        var clientID: String
+        /// Registration: the user to create, named by the user handle sent.
+        var signUp: SignUp?
+
+        enum Ceremony: String, Codable, Sendable {
+            case registration, authentication
+        }
+
+        /// The account a passkey sign-up makes once its credential verifies.
+        struct SignUp: Codable, Sendable {
+            var userID: String
+            var email: String
+            var name: String?
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case ceremony, challenge
+            case clientID = "client_id"
+            case signUp = "sign_up"
+        }
+    }
+
+    /// The user handle of a user (WebAuthn §5.4.3 `user.id`): the UTF-8 of their `user_id`, which says nothing of
+    /// the person.
+    static func userHandle(of userID: String) -> [UInt8] { Array(userID.utf8) }
+
+    /// `PublicKeyCredentialCreationOptions` (WebAuthn §5.4, in its JSON form: binary members base64url) for a
+    /// new passkey of `signUp`, and the `auth_session` that must come back with the answer.
+    func startRegistration(_ signUp: Pending.SignUp, clientID: String) async throws -> (JSONValue, String) {
+        let challenge = RandomToken.bytes(32)
+        let options: JSONValue = .object([
+            "challenge": .string(Base64URL.encode(challenge)),
+            "timeout": .number(Self.lifetime * 1000),
+            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.id)],
+            "user": [
+                "id": .string(Base64URL.encode(Self.userHandle(of: signUp.userID))), "name": .string(signUp.email),
+                "displayName": .string(signUp.name ?? signUp.email),
+            ],
+            "pubKeyCredParams": .array(
+                COSEAlgorithm.supported.map { ["type": "public-key", "alg": .number(Double($0.rawValue))] }),
+            "authenticatorSelection": ["residentKey": "required", "userVerification": "required"],
+            "attestation": "none",
+        ])
+        let session = try await keep(
+            Pending(
+                ceremony: .registration, challenge: Base64URL.encode(challenge), clientID: clientID, signUp: signUp))
+        return (options, session)
+    }
+
+    /// `PublicKeyCredentialRequestOptions` (WebAuthn §5.5) for a discoverable-credential sign-in, and its
+    /// `auth_session`.
+    func startAuthentication(clientID: String) async throws -> (JSONValue, String) {
+        let challenge = RandomToken.bytes(32)
+        let options: JSONValue = [
+            "challenge": .string(Base64URL.encode(challenge)),
+            "timeout": .number(Self.lifetime * 1000),
+            "rpId": .string(relyingParty.id),
+            "userVerification": "required",
+        ]
+        let session = try await keep(
+            Pending(ceremony: .authentication, challenge: Base64URL.encode(challenge), clientID: clientID))
+        return (options, session)
+    }
+
+    /// Consumes the ceremony `session` names for `clientID` (single use: a replay, another client's session, an
+    /// expired or unknown one → `invalid_grant`).
+    func consume(_ session: String, clientID: String, ceremony: Pending.Ceremony? = nil) async throws -> Pending {
+        let result = try await artefacts.consumeArtefact(
+            kind: Self.artefactKind, hash: SecretHash.sha256Hex(session), now: clock.now())
+        guard case .consumed(let payload) = result,
+            let pending = try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)),
+            pending.clientID == clientID, ceremony == nil || pending.ceremony == ceremony
+        else { throw OAuthError(.invalidGrant, "The auth_session is unknown, expired or used") }
+        return pending
+    }
+
+    /// A registration answer checked (WebAuthn §7.1 through ``RegistrationVerifier``, UV required) and its
+    /// credential ready to store for `userID` as a passkey.
+    func register(_ answer: PublicKeyCredentialAnswer, pending: Pending, userID: String, userAgent: String?) throws
+        -> WebAuthnCredential
+    {
+        guard case .attestation(let attestationObject) = answer.response else {
+            throw OAuthError(.invalidGrant, "authn_response is not a registration (no attestationObject)")
+        }
+        let registered: RegisteredCredential
+        do {
+            registered = try RegistrationVerifier(relyingParty: relyingParty).verify(
+                clientDataJSON: answer.clientDataJSON, attestationObject: attestationObject,
+                challenge: try challengeBytes(pending), requireUserVerification: true)
+        } catch {
+            throw Self.refused(error)
+        }
+        guard registered.id == answer.rawID else {
+            throw OAuthError(.invalidGrant, "rawId is not the credential ID the authenticator data names")
+        }
+        var credential = WebAuthnCredential(
+            id: RandomToken.identifier(prefix: "dev_"), userID: userID, kind: .passkey, credentialID: registered.id,
+            publicKey: registered.publicKey.bytes, signCount: registered.signCount, aaguid: registered.aaguid,
+            createdAt: clock.now())
+        credential.transports = answer.transports
+        credential.backupEligible = registered.backupEligible
+        credential.backedUp = registered.backedUp
+        credential.name = PasskeyNames.name(userAgent: userAgent, backupEligible: registered.backupEligible)
+        credential.userAgent = userAgent
+        return credential
+    }
+
+    /// An assertion checked (WebAuthn §7.2 through ``AssertionVerifier``, UV required): the credential by `rawId`,
+    /// its owner named by `userHandle`, the signature, the counter — stored by compare-and-set, so two answers
+    /// racing with one counter value sign in once. Returns the credential as updated.
+    func authenticate(_ answer: PublicKeyCredentialAnswer, pending: Pending) async throws -> WebAuthnCredential {
+        guard case .assertion(let authenticatorData, let signature, let userHandle) = answer.response else {
+            throw OAuthError(.invalidGrant, "authn_response is not a sign-in (no authenticatorData and signature)")
+        }
+        guard var credential = try await credentials.webAuthnCredential(credentialID: answer.rawID) else {
+            throw OAuthError(.invalidGrant, "The passkey is not registered")
+        }
+        guard let userHandle, userHandle == Self.userHandle(of: credential.userID) else {
+            throw OAuthError(.invalidGrant, "userHandle does not name the passkey's owner")
+        }
+        let verified: VerifiedAssertion
+        do {
+            let key = try COSEKey(bytes: credential.publicKey)
+            verified = try AssertionVerifier(relyingParty: relyingParty).verify(
+                clientDataJSON: answer.clientDataJSON, authenticatorData: authenticatorData, signature: signature,
+                challenge: try challengeBytes(pending), requireUserVerification: true,
+                credential: StoredCredential(
+                    publicKey: key, signCount: credential.signCount, backupEligible: credential.backupEligible))
+        } catch {
+            throw Self.refused(error)
+        }
+        let now = clock.now()
+        guard
+            try await credentials.recordWebAuthnAssertion(
+                id: credential.id, expectedSignCount: credential.signCount, signCount: verified.signCount,
+                backupEligible: verified.backupEligible, backedUp: verified.backedUp, at: now)
+        else {
+            throw OAuthError(.invalidGrant, "sign count: another sign-in with this passkey was recorded first")
+        }
+        credential.signCount = verified.signCount
+        credential.backupEligible = verified.backupEligible
+        credential.backedUp = verified.backedUp
+        credential.lastAuthAt = now
+        return credential
+    }
+
+    private func keep(_ pending: Pending) async throws -> String {
+        let session = RandomToken.make()
+        try await artefacts.putArtefact(
+            kind: Self.artefactKind, hash: SecretHash.sha256Hex(session),
+            payload: String(decoding: try JSONEncoder().encode(pending), as: UTF8.self),
+            expiresAt: clock.now().addingTimeInterval(Self.lifetime))
+        return session
+    }
+
+    private func challengeBytes(_ pending: Pending) throws -> [UInt8] {
+        guard let bytes = Base64URL.decode(pending.challenge) else {
+            throw OAuthError.serverError(debug: "a stored WebAuthn challenge is not base64url")
+        }
+        return Array(bytes)
+    }
+
+    /// A failed check as the token endpoint answers it: `invalid_grant` naming the check (SPEC §17).
+    static func refused(_ error: any Error) -> OAuthError {
+        if let error = error as? OAuthError { return error }
+        if let error = error as? WebAuthnError { return OAuthError(.invalidGrant, "\(error.code): \(error.message)") }
+        return OAuthError(.invalidGrant, "The passkey could not be checked")
+    }
+}
