@@ -3,7 +3,7 @@ import SQLKit
 public import WardenCore
 import WardenWire
 
-/// `webauthn_credentials(id, user_id, kind, credential_id, public_key, sign_count, aaguid, transports,
+/// `webauthn_credentials(id, user_id, kind, credential_id, public_key, sign_count, aaguid, rp_id, transports,
 /// backup_eligible, backed_up, name, user_agent, created_at, last_auth_at)` (SPEC §17).
 extension SQLStore {
     /// In one transaction, under the user's lock on PostgreSQL: whether the credential ID is taken, the count of
@@ -102,13 +102,14 @@ extension SQLStore {
         let transports = JSONValue.array(credential.transports.map(JSONValue.string)).serialized
         try await db.insert(into: "webauthn_credentials")
             .columns(
-                "id", "user_id", "kind", "credential_id", "public_key", "sign_count", "aaguid", "transports",
+                "id", "user_id", "kind", "credential_id", "public_key", "sign_count", "aaguid", "rp_id", "transports",
                 "backup_eligible", "backed_up", "name", "user_agent", "created_at", "last_auth_at"
             )
             .values(
                 SQLBind(credential.id), SQLBind(credential.userID), SQLBind(credential.kind.rawValue),
                 SQLBind(Base64URL.encode(credential.credentialID)), SQLBind(Base64URL.encode(credential.publicKey)),
                 SQLBind(Int64(credential.signCount)), SQLBind(credential.aaguid.uuidString.lowercased()),
+                SQLBind(credential.relyingPartyID),
                 SQLBind(transports), SQLBind(credential.backupEligible), SQLBind(credential.backedUp),
                 SQLBind(credential.name), SQLBind(credential.userAgent),
                 SQLBind(credential.createdAt.millisecondsSince1970),
@@ -128,7 +129,8 @@ extension SQLStore {
         var credential = WebAuthnCredential(
             id: try row.value("id"), userID: try row.value("user_id"),
             kind: .init(rawValue: try row.value("kind")), credentialID: Array(credentialID),
-            publicKey: Array(publicKey), signCount: signCount, aaguid: aaguid, createdAt: try row.date("created_at"))
+            publicKey: Array(publicKey), signCount: signCount, aaguid: aaguid, relyingPartyID: try row.value("rp_id"),
+            createdAt: try row.date("created_at"))
         let transports = try JSONValue(parsing: try row.value("transports", as: String.self))
         credential.transports = (transports.arrayValue ?? []).compactMap(\.stringValue)
         credential.backupEligible = try row.value("backup_eligible")

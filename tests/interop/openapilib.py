@@ -66,6 +66,12 @@ EXPECTED_OPERATIONS = {
     ("/dbconnections/signup", "post"), ("/dbconnections/change_password", "post"),
     ("/api/v2/tickets/email-verification", "post"), ("/api/v2/tickets/password-change", "post"),
     ("/api/v2/jobs/verification-email", "post"),
+    # SPEC §17: passkeys
+    ("/passkey/register", "post"), ("/passkey/challenge", "post"),
+    ("/api/v2/users/{id}/authentication-methods", "get"),
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "get"),
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "patch"),
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "delete"),
 }
 # SPEC §9: the scope of the verb and resource, besides these exceptions.
 VERB_SCOPES = {"get": "read", "post": "create", "patch": "update", "put": "update", "delete": "delete"}
@@ -79,6 +85,11 @@ SCOPE_EXCEPTIONS = {
     # SPEC §15 "Linking"
     ("/api/v2/users/{id}/identities", "post"): "update:users",
     ("/api/v2/users/{id}/identities/{provider}/{user_id}", "delete"): "update:users",
+    # SPEC §17: a user's authentication methods
+    ("/api/v2/users/{id}/authentication-methods", "get"): "read:authentication_methods",
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "get"): "read:authentication_methods",
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "patch"): "update:authentication_methods",
+    ("/api/v2/users/{id}/authentication-methods/{method_id}", "delete"): "delete:authentication_methods",
     ("/api/v2/roles/{id}/permissions", "post"): "update:roles",
     ("/api/v2/roles/{id}/permissions", "delete"): "update:roles",
     ("/api/v2/roles/{id}/permissions", "get"): "read:roles",

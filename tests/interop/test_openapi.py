@@ -30,6 +30,7 @@ from pkcelib import (authorize_url, code_exchange, create_public_client, create_
 from openapilib import (CONNECTION, EXPECTED_OPERATIONS, JSON_MEDIA, NDJSON_MEDIA, RESOURCE_SCOPES, SCOPE_EXCEPTIONS,
                         VERB_SCOPES, Api, Spec, escape, media_type)
 from federationlib import callback_params, oidc_federation, upstream_warden
+from webauthnlib import Authenticator
 from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, expect_status, json_of, uid, verify_jwt
 
 
@@ -84,7 +85,8 @@ def test_document_is_valid_openapi_3_1(spec):
 
 
 # The Authentication API paths in the document: their errors are {error, error_description} (SPEC conventions).
-OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/revoke", "/userinfo", "/oidc/register")
+OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/revoke", "/userinfo", "/oidc/register",
+               "/passkey/register", "/passkey/challenge")
 # RFC 7009 §2.2: a revocation answers 200 with no body.
 EMPTY_SUCCESSES = {("/oauth/revoke", "post", "200")}
 # SPEC §9 "Bulk users": an export's file, one JSON user a line, as the reference platform writes it.
@@ -987,6 +989,49 @@ def test_accounts(api, warden):
     done = poll(lambda: api.expect(200, "GET", "/api/v2/jobs/{id}", ids={"id": job["id"]}).json(),
                 lambda j: j["status"] == "completed")
     assert done["status"] == "completed", done
+
+
+def test_passkeys(api, warden):
+    """SPEC §17: the native API's challenges and the webauthn grant (a software authenticator answers), a user's
+    authentication methods, and the endpoints while passkeys are off."""
+    connection = json_of(expect_status(warden.mgmt("GET", "connections?name=" + CONNECTION), 200))[0]
+    before = connection["options"]
+    on = {**before, "authentication_methods": {"passkey": {"enabled": True}}}
+    api.expect(200, "PATCH", "/api/v2/connections/{id}", ids={"id": connection["id"]}, json={"options": on})
+    try:
+        app = warden.create_client(app_type="native", token_endpoint_auth_method="none", callbacks=[],
+                                   grant_types=["urn:okta:params:oauth:grant-type:webauthn"])
+        device = Authenticator(rp_id="127.0.0.1", origin=warden.issuer.rstrip("/"))
+        email = f"openapi-passkey-{uid()}@interop.test"
+        made = api.expect(200, "POST", "/passkey/register", json={
+            "client_id": app["client_id"], "user_profile": {"email": email}}).json()
+        api.expect(400, "POST", "/passkey/register", json={"client_id": app["client_id"]})
+        api.expect(401, "POST", "/passkey/register", json={"client_id": "nothing", "user_profile": {"email": email}})
+        credential = device.create(made["authn_params_public_key"])
+        tokens = api.expect(200, "POST", "/oauth/token", data={
+            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": app["client_id"],
+            "auth_session": made["auth_session"], "authn_response": json.dumps(credential)}).json()
+        user_id = verify_jwt(tokens["id_token"], warden.jwks(), ["RS256"])[1]["sub"]
+        challenge = api.expect(200, "POST", "/passkey/challenge", json={"client_id": app["client_id"]}).json()
+        assert challenge["authn_params_public_key"]["rpId"] == "127.0.0.1", challenge
+        api.expect(400, "POST", "/passkey/challenge", json={"client_id": app["client_id"], "realm": "other"})
+        api.expect(401, "POST", "/passkey/challenge", json={"client_id": "nothing"})
+
+        methods = api.expect(200, "GET", "/api/v2/users/{id}/authentication-methods", ids={"id": user_id}).json()
+        ids = {"id": user_id, "method_id": methods[0]["id"]}
+        path = "/api/v2/users/{id}/authentication-methods/{method_id}"
+        api.expect(200, "GET", path, ids=ids)
+        api.expect(200, "PATCH", path, ids=ids, json={"name": "Phone"})
+        api.error(400, "invalid_body", "PATCH", path, ids=ids, json={"name": ""})
+        api.expect(204, "DELETE", path, ids=ids)
+        api.error(404, "inexistent_authentication_method", "GET", path, ids=ids)
+        api.error(404, "inexistent_user", "GET", "/api/v2/users/{id}/authentication-methods",
+                  ids={"id": "auth0|nobody"})
+    finally:
+        api.expect(200, "PATCH", "/api/v2/connections/{id}", ids={"id": connection["id"]}, json={"options": before})
+    body = api.expect(403, "POST", "/passkey/challenge", json={"client_id": app["client_id"]}).json()
+    assert body["error"] == "access_denied", body
+    api.expect(403, "POST", "/passkey/register", json={"client_id": app["client_id"], "user_profile": {"email": email}})
 
 
 def test_every_documented_operation_was_exercised(spec):

@@ -6,6 +6,7 @@ sign-up comes from an address of its own (SPEC §15.1's per-IP limit applies to 
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 from urllib.parse import quote
@@ -297,3 +298,51 @@ def test_a_blocked_user_cannot_sign_in_with_a_passkey(node, app, enrolled):
     device, sub = enrolled
     expect_status(node.mgmt("PATCH", f"users/{quote(sub, safe='')}", json={"blocked": True}), 200)
     assert_refused(sign_in(node, app, device))
+
+
+# ------------------------------------------------------------------------------------- the Management API
+def methods_url(sub: str, method: str | None = None) -> str:
+    path = f"users/{quote(sub, safe='')}/authentication-methods"
+    return path + (f"/{quote(method, safe='')}" if method else "")
+
+
+def test_the_management_api_lists_renames_and_deletes_a_passkey(node, app):
+    device = authenticator(node, aaguid=bytes(range(16)))
+    _, response = sign_up(node, app, device)
+    sub = id_token_claims(node, app, response)["sub"]
+    expect_status(sign_in(node, app, device), 200)
+    listed = json_of(expect_status(node.mgmt("GET", methods_url(sub)), 200))
+    passkey, = listed
+    credential = device.credentials[-1]
+    assert passkey["id"].startswith("passkey|dev_") and passkey["type"] == "passkey", passkey
+    assert passkey["key_id"] == b64url(credential.id) and passkey["credential_device_type"] == "single_device"
+    assert passkey["credential_backed_up"] is False and passkey["transports"] == ["internal", "hybrid"], passkey
+    assert passkey["aaguid"] == "00010203-0405-0607-0809-0a0b0c0d0e0f", passkey
+    assert passkey["relying_party_identifier"] == "127.0.0.1", passkey
+    assert passkey["identity_user_id"] == sub.split("|", 1)[1] and passkey["last_auth_at"], passkey
+    assert base64.b64decode(passkey["public_key"]) == cbor(credential.key.cose()), "the stored COSE key"
+    wrapped = json_of(expect_status(node.mgmt("GET", methods_url(sub), params={"include_totals": "true"}), 200))
+    assert wrapped["total"] == 1 and wrapped["authenticators"] == listed and wrapped["start"] == 0, wrapped
+
+    renamed = json_of(expect_status(node.mgmt("PATCH", methods_url(sub, passkey["id"]),
+                                              json={"name": "Work laptop"}), 200))
+    assert renamed["name"] == "Work laptop"
+    assert json_of(node.mgmt("GET", methods_url(sub, passkey["id"])))["name"] == "Work laptop"
+    r = node.mgmt("PATCH", methods_url(sub, passkey["id"]), json={"name": "x", "key_id": "y"})
+    assert r.status_code == 400 and r.json()["errorCode"] == "invalid_body", describe(r)
+
+    expect_status(node.mgmt("DELETE", methods_url(sub, passkey["id"])), 204)
+    assert json_of(node.mgmt("GET", methods_url(sub))) == []
+    assert_refused(sign_in(node, app, device), check="The passkey is not registered")
+
+
+def test_management_errors_name_the_method_and_the_scope(node, app):
+    _, response = sign_up(node, app, authenticator(node))
+    sub = id_token_claims(node, app, response)["sub"]
+    for method in ("GET", "PATCH", "DELETE"):
+        r = node.mgmt(method, methods_url(sub, "passkey|dev_nothing"), json={"name": "n"} if method == "PATCH" else None)
+        assert r.status_code == 404 and r.json()["errorCode"] == "inexistent_authentication_method", describe(r)
+    r = node.mgmt("GET", methods_url("auth0|nobody"))
+    assert r.status_code == 404 and r.json()["errorCode"] == "inexistent_user", describe(r)
+    r = node.mgmt("GET", methods_url(sub), token=node.mgmt_token(["read:users"]))
+    assert r.status_code == 403 and r.json()["errorCode"] == "insufficient_scope", describe(r)

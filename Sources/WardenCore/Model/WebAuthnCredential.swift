@@ -18,6 +18,8 @@ public struct WebAuthnCredential: Sendable, Equatable {
     public var signCount: UInt32
     /// The authenticator model.
     public var aaguid: UUID
+    /// The RP ID the credential is scoped to (SPEC §17 `relying_party_identifier`).
+    public var relyingPartyID: String
     /// What the client reported of `getTransports()`.
     public var transports: [String]
     /// BE: a multi-device (synced) credential.
@@ -33,7 +35,7 @@ public struct WebAuthnCredential: Sendable, Equatable {
 
     public init(
         id: String, userID: String, kind: Kind, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
-        aaguid: UUID, createdAt: Date
+        aaguid: UUID, relyingPartyID: String, createdAt: Date
     ) {
         self.id = id
         self.userID = userID
@@ -42,6 +44,7 @@ public struct WebAuthnCredential: Sendable, Equatable {
         self.publicKey = publicKey
         self.signCount = signCount
         self.aaguid = aaguid
+        self.relyingPartyID = relyingPartyID
         self.transports = []
         self.backupEligible = false
         self.backedUp = false

@@ -56,6 +56,7 @@ struct UsersController {
         }
         addRoleRoutes(to: group)
         addIdentityRoutes(to: group)
+        addAuthenticationMethodRoutes(to: group)
     }
 
     /// `GET|POST|DELETE /users/{id}/roles` with `{"roles": [ids]}` (changes need `update:users`).

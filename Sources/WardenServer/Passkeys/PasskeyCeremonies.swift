@@ -121,7 +121,7 @@ struct PasskeyCeremonies: Sendable {
         var credential = WebAuthnCredential(
             id: RandomToken.identifier(prefix: "dev_"), userID: userID, kind: .passkey, credentialID: registered.id,
             publicKey: registered.publicKey.bytes, signCount: registered.signCount, aaguid: registered.aaguid,
-            createdAt: clock.now())
+            relyingPartyID: relyingParty.id, createdAt: clock.now())
         credential.transports = answer.transports
         credential.backupEligible = registered.backupEligible
         credential.backedUp = registered.backedUp

@@ -13,6 +13,8 @@ enum ManagementScopes {
             "read:guardian_factors", "update:guardian_factors", "read:mfa_policies", "update:mfa_policies",
             "read:user_idp_tokens",
             "create:user_tickets",
+            // SPEC §17: a user's passkeys and other authentication methods
+            "read:authentication_methods", "update:authentication_methods", "delete:authentication_methods",
         ]
         return scopes
     }()

@@ -14,6 +14,7 @@ extension Migration {
                 public_key TEXT NOT NULL,
                 sign_count BIGINT NOT NULL,
                 aaguid TEXT NOT NULL,
+                rp_id TEXT NOT NULL,
                 transports TEXT NOT NULL,
                 backup_eligible \(ddl.boolean) NOT NULL,
                 backed_up \(ddl.boolean) NOT NULL,
