@@ -40,6 +40,9 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         flow: flow, postLogin: postLogin, secondFactor: secondFactor, upstreamSessions: federation.sessions)
     AuthorizeController(
         validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow, passwords: passwords,
+        passkeys: PasskeyAuthenticator(
+            ceremonies: runtime.passkeyCeremonies, users: runtime.store, connections: runtime.store,
+            eventLog: runtime.eventLog, clock: runtime.clock),
         postLogin: postLogin, secondFactor: secondFactor,
         sessionTransfer: SessionTransferConsumer(
             flow: flow, transferTokens: runtime.store, users: runtime.store, refreshTokens: runtime.store,

@@ -23,6 +23,8 @@ public struct MFARequirement: Sendable, Equatable {
         case credentials
         /// An existing SSO session, with the methods it remembers (its `amr`).
         case session(amr: [AuthenticationMethod])
+        /// A user-verified passkey (SPEC §17): phishing-resistant, and a second factor by itself.
+        case passkey
     }
 
     /// The tenant's stored policy (`[]` by default).
@@ -89,8 +91,10 @@ public struct MFARequirement: Sendable, Equatable {
         return !knownBrowser && !knownNetwork
     }
 
-    /// Whether the SSO session answering this login already did a second factor and may vouch for it.
+    /// Whether the first factor counts as the second too: a passkey (SPEC §17), or an SSO session that already
+    /// did a second factor and may vouch for it.
     public var sessionDidMFA: Bool {
+        if firstFactor == .passkey { return true }
         guard case .session(let amr) = firstFactor, !reauthenticationForced else { return false }
         return amr.contains(.multiFactor)
     }

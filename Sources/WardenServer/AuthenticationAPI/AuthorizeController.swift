@@ -12,6 +12,8 @@ struct AuthorizeController: Sendable {
     let validator: AuthorizationRequestValidator
     let flow: AuthorizationFlow
     let passwords: PasswordAuthenticator
+    /// The passkey sign-in of the login page (SPEC §17).
+    let passkeys: PasskeyAuthenticator
     let postLogin: PostLoginCheck
     /// Asks for a second factor when SPEC §12 says so, then ends the login.
     let secondFactor: SecondFactor
@@ -31,13 +33,15 @@ struct AuthorizeController: Sendable {
     /// people signed in by `passwords` once `postLogin` allows it and `secondFactor` had what it asks for.
     init(
         validator: AuthorizationRequestValidator, flow: AuthorizationFlow, passwords: PasswordAuthenticator,
-        postLogin: PostLoginCheck, secondFactor: SecondFactor, sessionTransfer: SessionTransferConsumer,
+        passkeys: PasskeyAuthenticator, postLogin: PostLoginCheck, secondFactor: SecondFactor,
+        sessionTransfer: SessionTransferConsumer,
         federation: FederatedLogin, accounts: AccountService, tenant: TenantCache, database: any WardenStore,
         trustedProxies: [CIDR]
     ) {
         self.validator = validator
         self.flow = flow
         self.passwords = passwords
+        self.passkeys = passkeys
         self.postLogin = postLogin
         self.secondFactor = secondFactor
         self.sessionTransfer = sessionTransfer
@@ -66,6 +70,9 @@ struct AuthorizeController: Sendable {
         }
         router.post("u/login") { request, context in
             await page(context) { try await login(request, context: context) }
+        }
+        router.post("u/passkey/options") { request, context in
+            await page(context) { try await passkeyOptions(request, context: context) }
         }
         router.post("u/consent") { request, context in
             await page(context) { try await consent(request) }
@@ -156,6 +163,11 @@ struct AuthorizeController: Sendable {
         {
             return try await federation.start(authorization, transactionID: id, connection: upstream, request: request)
         }
+        if let session = form["passkey_session"], let response = form["passkey_response"] {
+            return try await passkeyLogin(
+                session: session, response: response, id: id, transaction: transaction, client: client,
+                request: request, context: context)
+        }
         let email = form["username"] ?? ""
         var options = try await federation.loginOptions(for: client, answering: transaction.request)
         if options.identifierFirst, form["password"] == nil, !email.isEmpty, let authorization = transaction.request {
@@ -189,7 +201,8 @@ struct AuthorizeController: Sendable {
     /// post-login check (SPEC §8), begins (or renews) the SSO session and goes on to the second factor, which logs
     /// `s` and continues the flow once it is done or not asked (SPEC §12).
     func signedIn(
-        _ user: User, transactionID id: String, client: Client, request: Request, context: WardenRequestContext
+        _ user: User, transactionID id: String, client: Client, request: Request, context: WardenRequestContext,
+        firstFactor: MFARequirement.FirstFactor = .credentials
     ) async throws -> Response {
         guard let transaction = try await flow.transactions.consume(id, stage: .login) else {
             throw ErrorPage.expiredTransaction
@@ -202,10 +215,14 @@ struct AuthorizeController: Sendable {
         case .allowed(let required): requiresMFA = required
         }
         let existing = try await flow.sessions.current(request)
-        let (session, cookie) = try await flow.sessions.signIn(userID: user.userID, existing: existing)
+        let (session, cookie) =
+            firstFactor == .passkey
+            ? try await flow.sessions.signIn(
+                userID: user.userID, existing: existing, method: "passkey", amr: [.phishingResistant, .multiFactor])
+            : try await flow.sessions.signIn(userID: user.userID, existing: existing)
         let login = SecondFactor.Login(
             user: user, client: client, authorization: transaction.request,
-            returnPath: transaction.returnPath, session: session, firstFactor: .credentials,
+            returnPath: transaction.returnPath, session: session, firstFactor: firstFactor,
             ruleRequiresMFA: requiresMFA, recordsLogin: true)
         return try await secondFactor.proceed(
             login, cookies: cookie.map { [$0] } ?? [], request: request, context: context)

@@ -67,6 +67,13 @@ struct FederatedLogin: Sendable {
         var options = LoginPage.LoginOptions()
         // SPEC §15.1: the "Sign up" link while the database connection is enabled and `disable_signup` is off.
         options.signup = all.first(where: \.isDatabase).map { $0.options["disable_signup"]?.boolValue != true } ?? false
+        if let database = all.first(where: \.isDatabase) {
+            let policy = PasskeyPolicy(options: database.options)
+            if policy.enabled {
+                options.passkey = .init(
+                    button: policy.challengeUI != .autofill, autofill: policy.challengeUI != .button)
+            }
+        }
         for connection in enabled where connection.strategy.isSocial || connection.showAsButton {
             options.buttons.append(.init(name: connection.name, label: connection.displayName))
         }

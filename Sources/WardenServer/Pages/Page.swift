@@ -32,6 +32,8 @@ struct LoginPage: Page {
     var signupURL: String?
     /// The "Forgot password?" link (SPEC §15.1).
     var resetURL: String?
+    /// Where the passkey script fetches the request options (SPEC §17).
+    var passkeyOptionsURL: String?
 
     /// SPEC §15: the buttons of the login page, and whether it asks for the e-mail address first (an enabled
     /// enterprise connection has `domain_aliases`: an address in one of them goes to that connection).
@@ -40,6 +42,16 @@ struct LoginPage: Page {
         var identifierFirst = false
         /// Whether the login page links to the sign-up page (SPEC §15.1).
         var signup = false
+        /// The passkey sign-in (SPEC §17), while passkeys are on.
+        var passkey: Passkey?
+
+        /// How the login page asks for a passkey (`passkey_options.challenge_ui`).
+        struct Passkey: Sendable {
+            /// "Sign in with a passkey" (`button`, `both`).
+            var button: Bool
+            /// The e-mail field offers passkeys (`autofill`, `both`): a conditional request on load.
+            var autofill: Bool
+        }
 
         struct Button: Sendable {
             /// The connection's name, sent as `connection`.

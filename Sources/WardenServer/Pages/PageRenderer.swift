@@ -56,7 +56,8 @@ struct PageRenderer: Sendable {
         // No form-action: a login form ends in a redirect to the application, which form-action would block.
         securityPolicy =
             "default-src 'none'; style-src '\(Self.hash(css))'; "
-            + "script-src '\(Self.hash(FormPostPage.script))'; img-src 'self' data:; "
+            + "script-src '\(Self.hash(FormPostPage.script))' '\(Self.hash(PasskeyScript.source))'; img-src 'self' data:; "
+            + "connect-src 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'"
     }
 

@@ -37,11 +37,19 @@ enum PageTemplates {
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="username">E-mail address</label>
-        <input id="username" name="username" type="email" autocomplete="username" required value="{{email}}">
+        <input id="username" name="username" type="email" autocomplete="username{{#options.passkey.autofill}} webauthn{{/options.passkey.autofill}}" required value="{{email}}">
         {{^options.identifierFirst}}<label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         {{/options.identifierFirst}}<button type="submit">Continue</button>
         </form>
+        {{#options.passkey}}<form id="passkey" method="post" action="{{formAction}}" data-options="{{passkeyOptionsURL}}"{{#autofill}} data-autofill="1"{{/autofill}}>
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="passkey_session" value="">
+        <input type="hidden" name="passkey_response" value="">
+        {{#button}}<button type="button" id="passkey-button" class="secondary" hidden>Sign in with a passkey</button>{{/button}}
+        </form>
+        <script>\(PasskeyScript.source)</script>{{/options.passkey}}
         {{#resetURL}}<p class="hint"><a href="{{resetURL}}">Forgot password?</a></p>{{/resetURL}}
         {{#signupURL}}<p class="hint">No account yet? <a href="{{signupURL}}">Sign up</a></p>{{/signupURL}}
         {{#options.buttons}}<form method="post" action="{{formAction}}">

@@ -24,6 +24,9 @@ struct PasskeyCeremonies: Sendable {
         /// The challenge sent, base64url.
         var challenge: String
         var clientID: String
+        /// The hosted login's transaction the ceremony belongs to (its browser holds the transaction's CSRF
+        /// cookie); `nil` for the native API, whose `auth_session` is the binding.
+        var transactionID: String?
         /// Registration: the user to create, named by the user handle sent.
         var signUp: SignUp?
 
@@ -41,6 +44,7 @@ struct PasskeyCeremonies: Sendable {
         enum CodingKeys: String, CodingKey {
             case ceremony, challenge
             case clientID = "client_id"
+            case transactionID = "transaction_id"
             case signUp = "sign_up"
         }
     }
@@ -74,7 +78,7 @@ struct PasskeyCeremonies: Sendable {
 
     /// `PublicKeyCredentialRequestOptions` (WebAuthn §5.5) for a discoverable-credential sign-in, and its
     /// `auth_session`.
-    func startAuthentication(clientID: String) async throws -> (JSONValue, String) {
+    func startAuthentication(clientID: String, transactionID: String? = nil) async throws -> (JSONValue, String) {
         let challenge = RandomToken.bytes(32)
         let options: JSONValue = [
             "challenge": .string(Base64URL.encode(challenge)),
@@ -83,18 +87,20 @@ struct PasskeyCeremonies: Sendable {
             "userVerification": "required",
         ]
         let session = try await keep(
-            Pending(ceremony: .authentication, challenge: Base64URL.encode(challenge), clientID: clientID))
+            Pending(
+                ceremony: .authentication, challenge: Base64URL.encode(challenge), clientID: clientID,
+                transactionID: transactionID))
         return (options, session)
     }
 
-    /// Consumes the ceremony `session` names for `clientID` (single use: a replay, another client's session, an
-    /// expired or unknown one → `invalid_grant`).
-    func consume(_ session: String, clientID: String, ceremony: Pending.Ceremony? = nil) async throws -> Pending {
+    /// Consumes the ceremony `session` names for `clientID` and the hosted login `transactionID` (single use: a
+    /// replay, another client's or login's session, an expired or unknown one → `invalid_grant`).
+    func consume(_ session: String, clientID: String, transactionID: String? = nil) async throws -> Pending {
         let result = try await artefacts.consumeArtefact(
             kind: Self.artefactKind, hash: SecretHash.sha256Hex(session), now: clock.now())
         guard case .consumed(let payload) = result,
             let pending = try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)),
-            pending.clientID == clientID, ceremony == nil || pending.ceremony == ceremony
+            pending.clientID == clientID, pending.transactionID == transactionID
         else { throw OAuthError(.invalidGrant, "The auth_session is unknown, expired or used") }
         return pending
     }

@@ -69,7 +69,7 @@ struct AuthorizationFlow: Sendable {
         let page = LoginPage(
             clientName: client.name, formAction: loginPath, state: id, csrf: transaction.csrf, email: email,
             message: message, options: options, signupURL: options.signup ? signupPath + "?state=" + id : nil,
-            resetURL: resetPath + "?state=" + id)
+            resetURL: resetPath + "?state=" + id, passkeyOptionsURL: basePath + "u/passkey/options")
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 
