@@ -70,8 +70,9 @@ struct ConsoleUsersPage: Page {
         """
 }
 
-/// A user's page (SPEC §14 "users"): block or unblock, roles, enrolments (as `GET /api/v2/users/{id}/enrollments`)
-/// and "Reset MFA" (as `DELETE /api/v2/users/{id}/authenticators`).
+/// A user's page (SPEC §14 "users"): block or unblock, roles, passkeys (SPEC §17: as
+/// `GET /api/v2/users/{id}/authentication-methods`, deleted one by one), enrolments (as
+/// `GET /api/v2/users/{id}/enrollments`) and "Reset MFA" (as `DELETE /api/v2/users/{id}/authenticators`).
 struct ConsoleUserPage: Page {
     static let template = "console_user"
     var title: String
@@ -82,6 +83,7 @@ struct ConsoleUserPage: Page {
     var roles: [Role]
     var otherRoles: [Role]
     var enrollments: [Enrollment]
+    var passkeys: [Passkey]
     var notice: String?
     /// A database user with an address: the page offers the account e-mails (SPEC §15.1).
     var accountEmails: Bool
@@ -95,6 +97,17 @@ struct ConsoleUserPage: Page {
         var id: String
         var name: String
         var description: String
+    }
+
+    /// A WebAuthn credential: passkey or second-factor key.
+    struct Passkey: Sendable {
+        var id: String
+        var type: String
+        var name: String
+        var createdAt: String
+        var lastUsed: String
+        /// "Synced" (BE) or "This device only".
+        var synced: String
     }
 
     struct Enrollment: Sendable {
@@ -144,6 +157,21 @@ struct ConsoleUserPage: Page {
         <button type="submit">Assign</button>
         </form>{{/otherRoles.0}}
         </section>
+        <section class="card"><h2>Passkeys</h2>
+        <div class="table"><table><caption>Passkeys and security keys</caption>
+        <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Created (UTC)</th>
+        <th scope="col">Last used (UTC)</th><th scope="col">Synced</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+        <tbody>
+        {{#passkeys}}<tr><td data-label="Name">{{name}}</td><td data-label="Type">{{type}}</td>
+        <td data-label="Created">{{createdAt}}</td><td data-label="Last used">{{lastUsed}}</td><td data-label="Synced">{{synced}}</td><td>
+        <form method="post" action="{{path}}/passkeys/{{id}}/delete"><input type="hidden" name="csrf" value="{{chrome.csrf}}">
+        <button type="submit" class="danger" aria-label="Delete the passkey {{name}}">Delete</button></form></td></tr>
+        {{/passkeys}}
+        {{^passkeys}}<tr><td colspan="6">No passkey.</td></tr>{{/passkeys}}
+        </tbody></table></div>
+        <p class="hint">A deleted passkey no longer signs the user in; the user keeps their password and other
+        factors.</p>
+        </section>
         <section class="card"><h2>Multi-factor enrolments</h2>
         <div class="table"><table><caption>Enrolments</caption>
         <thead><tr><th scope="col">Type</th><th scope="col">Name</th><th scope="col">Enrolled (UTC)</th>
@@ -191,6 +219,7 @@ extension ConsoleController {
                     "reset": "Every authenticator and the recovery code of this user were deleted.",
                     "verification": "A verification e-mail is on its way to the user.",
                     "password-reset": "A password reset e-mail is on its way to the user.",
+                    "passkey-deleted": "The passkey was deleted.",
                 ]
                 return try await userPage(
                     try ManagementRequest.parameter("id", of: context), chrome: chrome,
@@ -233,6 +262,16 @@ extension ConsoleController {
                 let user = try await userRecord(context).user
                 try await runtime.accountService.sendPasswordReset(to: user, caller: AccountService.Caller())
                 return userPath(user.userID) + "?done=password-reset"
+            }
+        }
+        admin.post("users/:id/passkeys/:passkey/delete") { request, context in
+            await change(request, context, "Delete an authentication method") { _ in
+                let user = try await userRecord(context).user
+                let id = try ManagementRequest.parameter("passkey", of: context)
+                guard try await runtime.store.deleteWebAuthnCredential(id: id, userID: user.userID) else {
+                    throw ConsolePages.refused(base: base, UsersController.methodNotFound)
+                }
+                return userPath(user.userID) + "?done=passkey-deleted"
             }
         }
         admin.post("users/:id/reset-mfa") { request, context in
@@ -308,6 +347,13 @@ extension ConsoleController {
                 id: member("id"), type: member("type"), name: DisplayText.clean(member("name")),
                 enrolledAt: member("enrolled_at"), lastAuth: member("last_auth"))
         }
+        let passkeys = try await runtime.store.webAuthnCredentials(userID: userID).map { credential in
+            ConsoleUserPage.Passkey(
+                id: credential.id, type: credential.kind.rawValue, name: DisplayText.clean(credential.name),
+                createdAt: ConsolePages.time(credential.createdAt),
+                lastUsed: credential.lastAuthAt.map(ConsolePages.time) ?? "Never",
+                synced: credential.backupEligible ? "Synced" : "This device only")
+        }
         let details = [
             ("E-mail", user.email ?? ""), ("E-mail verified", user.emailVerified ? "Yes" : "No"),
             ("User id", user.userID), ("Name", user.name ?? ""), ("Status", user.blocked ? "Blocked" : "Active"),
@@ -318,7 +364,7 @@ extension ConsoleController {
             blocked: user.blocked,
             details: details.map { .init(name: $0.0, value: DisplayText.clean($0.1)) },
             roles: held.map(row), otherRoles: all.filter { role in !held.contains { $0.id == role.id } }.map(row),
-            enrollments: enrollments, notice: notice,
+            enrollments: enrollments, passkeys: passkeys, notice: notice,
             accountEmails: user.userID.hasPrefix("auth0|") && user.email != nil)
     }
 }

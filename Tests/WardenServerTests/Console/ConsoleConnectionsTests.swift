@@ -279,6 +279,41 @@ struct ConsoleConnectionsTests {
         }
     }
 
+    /// SPEC §17: a user's page lists their passkeys (name, created, last used, synced or not) and deletes one.
+    @Test func aUsersPageListsAndDeletesPasskeys() async throws {
+        try await Self.console { console in
+            let store = console.warden.runtime.store
+            let user = User(
+                userID: "auth0|" + RandomToken.identifier(prefix: "", length: 20), email: "keys@example.com",
+                createdAt: console.warden.clock.now())
+            try await store.insertUser(UserRecord(user: user, passwordHash: nil))
+            var synced = WebAuthnCredential(
+                id: "dev_synced", userID: user.userID, kind: .passkey, credentialID: RandomToken.bytes(32),
+                publicKey: [1, 2, 3], signCount: 0, aaguid: UUID(), relyingPartyID: "localhost",
+                createdAt: console.warden.clock.now())
+            synced.name = "Synced passkey on <iPhone>"
+            synced.backupEligible = true
+            var local = synced
+            local.id = "dev_local"
+            local.credentialID = RandomToken.bytes(32)
+            local.name = "Passkey on Linux"
+            local.backupEligible = false
+            for credential in [synced, local] {
+                #expect(try await store.insertWebAuthnCredential(credential, limit: 20) == .inserted)
+            }
+            let path = "users/" + user.userID.replacingOccurrences(of: "|", with: "%7C")
+            let page = String(buffer: try await console.get(path).body)
+            #expect(page.contains("Synced passkey on &lt;iPhone&gt;") && page.contains("Passkey on Linux"))
+            #expect(page.contains("Synced") && page.contains("This device only") && page.contains("Never"))
+            let (_, after) = try await console.submit(path + "/passkeys/dev_local/delete", [])
+            #expect(after.contains("The passkey was deleted.") && !after.contains("Passkey on Linux"))
+            #expect(try await store.webAuthnCredentials(userID: user.userID).map(\.id) == ["dev_synced"])
+            let forged = try await console.post(path + "/passkeys/dev_synced/delete", [], csrf: "forged")
+            #expect(forged.status == .forbidden)
+            #expect(try await store.webAuthnCredentials(userID: user.userID).count == 1)
+        }
+    }
+
     @Test func aFormWithoutTheSessionsCSRFTokenChangesNothing() async throws {
         try await Self.console { console in
             let response = try await console.post(

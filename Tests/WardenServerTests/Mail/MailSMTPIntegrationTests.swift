@@ -188,9 +188,9 @@ struct MailSMTPIntegrationTests {
                 }
                 #expect(error?.step == .greeting)
                 #expect(error?.message.contains("timed out") == true)
-                // Well under the default 30 s: the 300 ms applied. Not tighter: on a loaded 2-core machine the
-                // suite's other tests can keep the waiting task from running for seconds after the timer fired.
-                #expect(ContinuousClock.now - started < .seconds(15))
+                // Under the default 30 s: the 300 ms applied. Not tighter: on a loaded 2-core machine, with every
+                // test of the suite running at once, the waiting task was seen to resume 15 s after its timer fired.
+                #expect(ContinuousClock.now - started < .seconds(25))
             }
         }
     }
