@@ -139,3 +139,57 @@ def test_a_passkey_without_user_verification_signs_no_one_in(browser, localhost_
         browser.current_url
     assert not browser.current_url.startswith(callback)
     browser.find_element(By.NAME, "password").is_displayed()
+
+
+def test_sign_up_with_a_passkey_in_chromium(browser, localhost_node):  # noqa: F811
+    """`/u/signup` offers "Create a passkey instead": the address typed, the browser's authenticator makes a
+    discoverable, user-verified credential, and the login continues as the new account — no password, `amr` `phr`
+    and `mfa`, the passkey listed by the Management API."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    virtual_authenticator(browser)
+    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(localhost_node, [callback], name="Passkey sign-up app")
+    verifier, state = new_verifier(), f"ps-{uid()}"
+    url = authorize_url(localhost_node, client["client_id"], callback, verifier=verifier, state=state,
+                        screen_hint="signup")
+    browser.get(url.replace("127.0.0.1", "localhost"))
+    wait = page_wait(browser)
+    email = f"passkey-signup-{uid()}@interop.test"
+    wait.until(ec.visibility_of_element_located((By.ID, "email"))).send_keys(email)
+    wait.until(ec.element_to_be_clickable((By.ID, "passkey-create"))).click()
+    wait.until(lambda d: d.current_url.startswith(callback))
+    params = {k: v[0] for k, v in parse_qs(urlsplit(browser.current_url).query).items()}
+    assert params.get("state") == state and params.get("code"), browser.current_url
+    r = code_exchange(localhost_node, client["client_id"], params["code"], verifier, callback)
+    claims = verify_jwt(json_of(expect_status(r, 200))["id_token"], localhost_node.jwks(), ["RS256"])[1]
+    assert claims["amr"] == ["phr", "mfa"], claims
+    user = json_of(expect_status(localhost_node.mgmt("GET", f"users/{quote(claims['sub'], safe='')}"), 200))
+    assert user["email"] == email and user["email_verified"] is False, user
+    methods = json_of(expect_status(localhost_node.mgmt(
+        "GET", f"users/{quote(claims['sub'], safe='')}/authentication-methods"), 200))
+    assert [m["type"] for m in methods] == ["passkey"] and methods[0]["relying_party_identifier"] == "localhost"
+
+
+def test_passkey_sign_up_with_an_address_in_use_says_nothing_more(browser, localhost_node):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    from pkcelib import create_user
+
+    virtual_authenticator(browser)
+    taken = create_user(localhost_node)
+    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(localhost_node, [callback])
+    url = authorize_url(localhost_node, client["client_id"], callback, verifier=new_verifier(), state=uid(),
+                        screen_hint="signup")
+    browser.get(url.replace("127.0.0.1", "localhost"))
+    wait = page_wait(browser)
+    wait.until(ec.visibility_of_element_located((By.ID, "email"))).send_keys(taken.email)
+    wait.until(ec.element_to_be_clickable((By.ID, "passkey-create"))).click()
+    message = wait.until(ec.visibility_of_element_located((By.ID, "passkey-message")))
+    assert message.text == "Something went wrong, please try again later.", message.text
+    assert "/u/signup" in browser.current_url

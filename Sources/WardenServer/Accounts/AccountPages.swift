@@ -19,6 +19,8 @@ struct SignUpPage: Page {
     var loginURL: String
     /// `disable_signup`: the page says so and shows no form.
     var disabled = false
+    /// While passkeys are on (SPEC §17): where the page's script fetches the creation options of "Create a passkey".
+    var passkeyOptionsURL: String?
     var status: HTTPResponse.Status = .ok
 }
 
@@ -72,6 +74,16 @@ enum AccountPageTemplates {
         <input id="password" name="password" type="password" autocomplete="new-password" required>
         <button type="submit">Sign up</button>
         </form>
+        {{#passkeyOptionsURL}}<form id="passkey-signup" method="post" action="{{formAction}}" data-options="{{passkeyOptionsURL}}">
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="email" value="">
+        <input type="hidden" name="passkey_session" value="">
+        <input type="hidden" name="passkey_response" value="">
+        <p class="message" id="passkey-message" role="alert" hidden></p>
+        <button type="button" id="passkey-create" class="secondary" hidden>Create a passkey instead</button>
+        </form>
+        <script>\(PasskeyScript.source)</script>{{/passkeyOptionsURL}}
         {{/disabled}}
         <p class="hint">Already have an account? <a href="{{loginURL}}">Sign in</a></p>
         {{/page}}{{/content}}{{/layout}}

@@ -14,11 +14,11 @@ extension AuthorizeController {
     func showSignUp(_ request: Request) async throws -> Response {
         let (id, transaction, client) = try await pending(QueryParameters(request.uri.query)?["state"])
         let settings = try await accounts.settings()
-        return signUpPage(
-            SignUpPage(
-                clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf,
-                loginURL: flow.loginPath + "?state=" + id, disabled: settings.signupDisabled),
-            csrf: transaction.csrf)
+        var page = SignUpPage(
+            clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf,
+            loginURL: flow.loginPath + "?state=" + id, disabled: settings.signupDisabled)
+        page.passkeyOptionsURL = try await passkeySignUpOptionsURL()
+        return signUpPage(page, csrf: transaction.csrf)
     }
 
     func signUp(_ request: Request, context: WardenRequestContext) async throws -> Response {
@@ -31,14 +31,31 @@ extension AuthorizeController {
         var page = SignUpPage(
             clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf, email: email,
             loginURL: flow.loginPath + "?state=" + id)
-        guard !email.isEmpty, let password = form["password"] else {
-            page.message = "Enter your e-mail address and a password."
-            return signUpPage(page, csrf: transaction.csrf)
-        }
+        page.passkeyOptionsURL = try await passkeySignUpOptionsURL()
         let caller = AccountService.Caller(
             clientID: client.clientID, clientName: client.name,
             ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
             userAgent: request.headers[.userAgent])
+        if let session = form["passkey_session"], let response = form["passkey_response"] {
+            do {
+                let (signUp, credential) = try await passkeys.registration(
+                    session: session, response: response, client: client, transactionID: id,
+                    userAgent: request.headers[.userAgent])
+                let user = try await accounts.finishPasskeySignUp(signUp, credential: credential, caller: caller)
+                return try await signedIn(
+                    user, transactionID: id, client: client, request: request, context: context,
+                    firstFactor: .passkey)
+            } catch let refusal as OAuthError {
+                accounts.log(.signupFailed, "Passkey: " + refusal.description, userID: nil, email: email, caller)
+                page.message = "That passkey could not be created. Try again, or choose a password."
+                page.status = .badRequest
+                return signUpPage(page, csrf: transaction.csrf)
+            }
+        }
+        guard !email.isEmpty, let password = form["password"] else {
+            page.message = "Enter your e-mail address and a password."
+            return signUpPage(page, csrf: transaction.csrf)
+        }
         do {
             let record = try await accounts.signUp(
                 AccountService.SignUp(email: email, password: password), from: caller)
@@ -65,6 +82,47 @@ extension AuthorizeController {
             }
             return signUpPage(page, csrf: transaction.csrf)
         }
+    }
+
+    /// `POST /u/passkey/signup-options` (SPEC §17): the creation options of "Create a passkey" for the address typed
+    /// on the sign-up page of this login, after the sign-up checks of §15.1 (a refusal: 400 with the page's sentence;
+    /// 403 `access_denied` while passkeys are off).
+    func passkeySignUpOptions(_ request: Request, context: WardenRequestContext) async throws -> Response {
+        let form = try await HostedPages.readForm(request)
+        let (id, transaction, client) = try await pending(form["state"])
+        guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
+            throw ErrorPage.unverifiedForm
+        }
+        guard try await PasskeyPolicy.current(database).enabled else {
+            return try PasskeyPolicy.disabled.response(from: request, context: context)
+        }
+        let caller = AccountService.Caller(
+            clientID: client.clientID, clientName: client.name,
+            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
+            userAgent: request.headers[.userAgent])
+        let signUp: PasskeyCeremonies.Pending.SignUp
+        do {
+            signUp = try await accounts.admitPasskeySignUp(email: form["email"] ?? "", name: nil, caller: caller)
+        } catch let refusal as AccountService.SignUpRefusal {
+            let message =
+                switch refusal {
+                case .disabled: "Sign-up is turned off."
+                case .tooMany: "Too many sign-ups from your network. Try again in an hour."
+                case .invalidEmail: "Enter a valid e-mail address."
+                case .invalidPassword, .invalidSignup: Self.signupFailedMessage
+                }
+            return try OAuthError(.init(rawValue: "invalid_signup"), message).response(from: request, context: context)
+        }
+        guard let (options, session) = try await passkeys.registrationOptions(signUp, client: client, transactionID: id)
+        else { return try PasskeyPolicy.disabled.response(from: request, context: context) }
+        return .json(
+            JSONValue.serializedObject([("authn_params_public_key", options), ("auth_session", .string(session))]),
+            noStore: true)
+    }
+
+    /// Where the sign-up page's script asks for a passkey's creation options, while passkeys are on.
+    private func passkeySignUpOptionsURL() async throws -> String? {
+        try await PasskeyPolicy.current(database).enabled ? flow.basePath + "u/passkey/signup-options" : nil
     }
 
     private func signUpPage(_ page: SignUpPage, csrf: String) -> Response {

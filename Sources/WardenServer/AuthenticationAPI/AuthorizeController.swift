@@ -74,6 +74,9 @@ struct AuthorizeController: Sendable {
         router.post("u/passkey/options") { request, context in
             await page(context) { try await passkeyOptions(request, context: context) }
         }
+        router.post("u/passkey/signup-options") { request, context in
+            await page(context) { try await passkeySignUpOptions(request, context: context) }
+        }
         router.post("u/consent") { request, context in
             await page(context) { try await consent(request) }
         }

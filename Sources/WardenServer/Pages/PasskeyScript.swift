@@ -1,26 +1,45 @@
-/// The login page's passkey script (SPEC §17 "Hosted pages"): the hosted pages' one script besides the form post's,
-/// inline and allowed by its hash in the Content-Security-Policy. On the form `#passkey` it shows the "Sign in with a
-/// passkey" button (hidden without JavaScript, so the password form works as before) and, with `data-autofill`,
-/// starts a conditional request on load; either fetches the request options for this login (`data-options`, the
-/// form's `state` and `csrf`), asks the browser for a discoverable credential, and posts it back through the form
-/// as JSON (WebAuthn Level 3 §5.1.8's encoding: binary members base64url).
+/// The hosted pages' passkey script (SPEC §17 "Hosted pages"): the one script besides the form post's, inline and
+/// allowed by its hash in the Content-Security-Policy. Its buttons are hidden without JavaScript, so the password
+/// forms work as before.
+/// - The login page's form `#passkey`: it shows "Sign in with a passkey" and, with `data-autofill`, starts a
+///   conditional request on load; either fetches the request options of this login (`data-options`, with the form's
+///   `state` and `csrf`), asks the browser for a discoverable credential and posts it back through the form.
+/// - The sign-up page's form `#passkey-signup`: "Create a passkey" fetches the creation options for the address typed
+///   in `#email` (a refusal is shown in `#passkey-message`), asks the browser to create the credential and posts it.
+///
+/// Credentials travel as JSON in WebAuthn Level 3 §5.1.8's encoding (binary members base64url).
 enum PasskeyScript {
     static let source = """
-        (()=>{const f=document.getElementById("passkey");if(!f||!window.PublicKeyCredential)return;\
+        (()=>{if(!window.PublicKeyCredential)return;\
         const e=b=>btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\\+/g,"-").replace(/\\//g,"_").replace(/=+$/,"");\
         const d=s=>Uint8Array.from(atob(s.replace(/-/g,"+").replace(/_/g,"/")),c=>c.charCodeAt(0));\
-        let pending=null;\
-        async function run(mediation){if(pending)pending.abort();pending=new AbortController();\
-        const r=await fetch(f.dataset.options,{method:"POST",body:new URLSearchParams({state:f.state.value,csrf:f.csrf.value})});\
-        if(!r.ok)return;const o=await r.json();const p=o.authn_params_public_key;p.challenge=d(p.challenge);\
+        const options=(form,extra)=>fetch(form.dataset.options,{method:"POST",\
+        body:new URLSearchParams({state:form.state.value,csrf:form.csrf.value,...extra})});\
+        const f=document.getElementById("passkey");\
+        if(f){let pending=null;\
+        const run=async mediation=>{if(pending)pending.abort();pending=new AbortController();\
+        const r=await options(f,{});if(!r.ok)return;const o=await r.json();const p=o.authn_params_public_key;\
+        p.challenge=d(p.challenge);\
         const c=await navigator.credentials.get({publicKey:p,mediation,signal:pending.signal});if(!c)return;\
         const a=c.response;f.passkey_session.value=o.auth_session;\
-        f.passkey_response.value=JSON.stringify({id:c.id,rawId:e(c.rawId),type:c.type,response:{clientDataJSON:e(a.clientDataJSON),\
-        authenticatorData:e(a.authenticatorData),signature:e(a.signature),userHandle:a.userHandle?e(a.userHandle):null}});\
-        f.submit();}\
+        f.passkey_response.value=JSON.stringify({id:c.id,rawId:e(c.rawId),type:c.type,response:{\
+        clientDataJSON:e(a.clientDataJSON),authenticatorData:e(a.authenticatorData),signature:e(a.signature),\
+        userHandle:a.userHandle?e(a.userHandle):null}});f.submit();};\
         const b=document.getElementById("passkey-button");\
         if(b){b.hidden=false;b.addEventListener("click",()=>run("optional").catch(()=>{}));}\
         if(f.dataset.autofill&&PublicKeyCredential.isConditionalMediationAvailable)\
-        PublicKeyCredential.isConditionalMediationAvailable().then(ok=>{if(ok)run("conditional").catch(()=>{});});})()
+        PublicKeyCredential.isConditionalMediationAvailable().then(ok=>{if(ok)run("conditional").catch(()=>{});});}\
+        const g=document.getElementById("passkey-signup");\
+        if(g){const b=document.getElementById("passkey-create"),m=document.getElementById("passkey-message");\
+        b.hidden=false;b.addEventListener("click",()=>(async()=>{m.hidden=true;\
+        const email=document.getElementById("email").value;g.email.value=email;\
+        const r=await options(g,{email});const o=await r.json();\
+        if(!r.ok){m.textContent=o.error_description;m.hidden=false;return;}\
+        const p=o.authn_params_public_key;p.challenge=d(p.challenge);p.user.id=d(p.user.id);\
+        const k=await navigator.credentials.create({publicKey:p});const a=k.response;\
+        g.passkey_session.value=o.auth_session;\
+        g.passkey_response.value=JSON.stringify({id:k.id,rawId:e(k.rawId),type:k.type,response:{\
+        clientDataJSON:e(a.clientDataJSON),attestationObject:e(a.attestationObject),\
+        transports:a.getTransports?a.getTransports():[]}});g.submit();})().catch(()=>{}));}})()
         """
 }

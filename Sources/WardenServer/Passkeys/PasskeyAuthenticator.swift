@@ -48,6 +48,29 @@ struct PasskeyAuthenticator: Sendable {
         }
     }
 
+    /// The creation options of a passkey sign-up on the sign-up page of the login `transactionID`, for the account
+    /// `signUp` (admitted by ``AccountService/admitPasskeySignUp(email:name:caller:)``); `nil` while passkeys are off.
+    func registrationOptions(_ signUp: PasskeyCeremonies.Pending.SignUp, client: Client, transactionID: String)
+        async throws -> (JSONValue, String)?
+    {
+        guard try await PasskeyPolicy.current(connections).enabled else { return nil }
+        return try await ceremonies.startRegistration(signUp, clientID: client.clientID, transactionID: transactionID)
+    }
+
+    /// The new credential `response` answering the sign-up ceremony `session` of the login `transactionID`,
+    /// checked: the account to make and its passkey. A refusal is an `OAuthError` naming the check.
+    func registration(
+        session: String, response: String, client: Client, transactionID: String, userAgent: String?
+    ) async throws -> (PasskeyCeremonies.Pending.SignUp, WebAuthnCredential) {
+        guard try await PasskeyPolicy.current(connections).enabled else { throw PasskeyPolicy.disabled }
+        let answer = try PublicKeyCredentialAnswer(json: response)
+        let pending = try await ceremonies.consume(session, clientID: client.clientID, transactionID: transactionID)
+        guard pending.ceremony == .registration, let signUp = pending.signUp else {
+            throw OAuthError(.invalidGrant, "The auth_session is not a sign-up")
+        }
+        return (signUp, try ceremonies.register(answer, pending: pending, userID: signUp.userID, userAgent: userAgent))
+    }
+
     private func log(_ description: String, client: Client, userID: String?, ip: String?, userAgent: String?) {
         eventLog.record(
             LogEvent(

@@ -55,7 +55,9 @@ struct PasskeyCeremonies: Sendable {
 
     /// `PublicKeyCredentialCreationOptions` (WebAuthn §5.4, in its JSON form: binary members base64url) for a
     /// new passkey of `signUp`, and the `auth_session` that must come back with the answer.
-    func startRegistration(_ signUp: Pending.SignUp, clientID: String) async throws -> (JSONValue, String) {
+    func startRegistration(_ signUp: Pending.SignUp, clientID: String, transactionID: String? = nil) async throws
+        -> (JSONValue, String)
+    {
         let challenge = RandomToken.bytes(32)
         let options: JSONValue = .object([
             "challenge": .string(Base64URL.encode(challenge)),
@@ -72,7 +74,8 @@ struct PasskeyCeremonies: Sendable {
         ])
         let session = try await keep(
             Pending(
-                ceremony: .registration, challenge: Base64URL.encode(challenge), clientID: clientID, signUp: signUp))
+                ceremony: .registration, challenge: Base64URL.encode(challenge), clientID: clientID,
+                transactionID: transactionID, signUp: signUp))
         return (options, session)
     }
 
@@ -110,7 +113,7 @@ struct PasskeyCeremonies: Sendable {
     func register(_ answer: PublicKeyCredentialAnswer, pending: Pending, userID: String, userAgent: String?) throws
         -> WebAuthnCredential
     {
-        guard case .attestation(let attestationObject) = answer.response else {
+        guard pending.ceremony == .registration, case .attestation(let attestationObject) = answer.response else {
             throw OAuthError(.invalidGrant, "authn_response is not a registration (no attestationObject)")
         }
         let registered: RegisteredCredential
@@ -140,7 +143,9 @@ struct PasskeyCeremonies: Sendable {
     /// its owner named by `userHandle`, the signature, the counter — stored by compare-and-set, so two answers
     /// racing with one counter value sign in once. Returns the credential as updated.
     func authenticate(_ answer: PublicKeyCredentialAnswer, pending: Pending) async throws -> WebAuthnCredential {
-        guard case .assertion(let authenticatorData, let signature, let userHandle) = answer.response else {
+        guard pending.ceremony == .authentication,
+            case .assertion(let authenticatorData, let signature, let userHandle) = answer.response
+        else {
             throw OAuthError(.invalidGrant, "authn_response is not a sign-in (no authenticatorData and signature)")
         }
         guard var credential = try await credentials.webAuthnCredential(credentialID: answer.rawID) else {
