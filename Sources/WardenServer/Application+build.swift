@@ -57,6 +57,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     DatabaseConnectionsController(
         accounts: runtime.accountService, tenant: runtime.cache, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
+    runtime.passkeyEnrollmentOffer.addRoutes(to: router, flow: flow, database: runtime.store)
     PasskeyController(
         ceremonies: runtime.passkeyCeremonies, accounts: runtime.accountService, tenant: runtime.cache,
         connections: runtime.store, trustedProxies: runtime.trustedProxies

@@ -110,7 +110,14 @@ extension WardenRuntime {
     func secondFactor(flow: AuthorizationFlow) -> SecondFactor {
         SecondFactor(
             store: store, flow: flow, tickets: enrollmentTickets, ipIntelligence: ipIntelligence,
-            trustedProxies: trustedProxies, eventLog: eventLog, clock: clock)
+            trustedProxies: trustedProxies, eventLog: eventLog, clock: clock, passkeyOffer: passkeyEnrollmentOffer)
+    }
+
+    /// Progressive enrolment (SPEC §17).
+    var passkeyEnrollmentOffer: PasskeyEnrollmentOffer {
+        PasskeyEnrollmentOffer(
+            ceremonies: passkeyCeremonies, credentials: store, connections: store, tenant: cache, users: store,
+            clock: clock)
     }
 
     /// The post-login rules and the embedder's policies, run on every login.

@@ -193,3 +193,65 @@ def test_passkey_sign_up_with_an_address_in_use_says_nothing_more(browser, local
     message = wait.until(ec.visibility_of_element_located((By.ID, "passkey-message")))
     assert message.text == "Something went wrong, please try again later.", message.text
     assert "/u/signup" in browser.current_url
+
+
+def password_login(browser, node, user, callback: str, client: dict, **extra) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    url = authorize_url(node, client["client_id"], callback, verifier=new_verifier(), state=uid(), **extra)
+    browser.get(url.replace("127.0.0.1", "localhost"))
+    wait = page_wait(browser)
+    wait.until(ec.visibility_of_element_located((By.NAME, "username"))).send_keys(user.email)
+    browser.find_element(By.NAME, "password").send_keys(user.password)
+    browser.find_element(By.CSS_SELECTOR, "form[action$='/u/login'] button[type=submit]").click()
+
+
+def test_progressive_enrolment_after_a_password_login_in_chromium(browser, localhost_node):  # noqa: F811
+    """After a password login, "Create a passkey" makes one for the account (the login then goes on to the
+    application); the passkey then signs in alone."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    from pkcelib import create_user
+
+    challenge_ui(localhost_node, "button")
+    virtual_authenticator(browser)
+    user = create_user(localhost_node)
+    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(localhost_node, [callback])
+    password_login(browser, localhost_node, user, callback, client)
+    wait = page_wait(browser)
+    wait.until(lambda d: "/u/passkey/enroll" in d.current_url)
+    wait.until(ec.element_to_be_clickable((By.ID, "passkey-add"))).click()
+    wait.until(lambda d: d.current_url.startswith(callback))
+    methods = json_of(expect_status(localhost_node.mgmt(
+        "GET", f"users/{quote(user.user_id, safe='')}/authentication-methods"), 200))
+    assert [m["type"] for m in methods] == ["passkey"], methods
+    browser.delete_all_cookies()
+    _, _, state, _ = open_login(browser, localhost_node)
+    wait.until(ec.element_to_be_clickable((By.ID, "passkey-button"))).click()
+    wait.until(lambda d: d.current_url.startswith(callback) and state in d.current_url)
+
+
+def test_not_now_is_not_asked_again_in_that_browser(browser, localhost_node):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    from pkcelib import create_user
+
+    challenge_ui(localhost_node, "button")
+    user = create_user(localhost_node)
+    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(localhost_node, [callback])
+    password_login(browser, localhost_node, user, callback, client)
+    wait = page_wait(browser)
+    wait.until(lambda d: "/u/passkey/enroll" in d.current_url)
+    # "Not now" is a plain form: no script needed.
+    wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, "button[value=later]"))).click()
+    wait.until(lambda d: d.current_url.startswith(callback))
+    password_login(browser, localhost_node, user, callback, client, prompt="login")
+    wait.until(lambda d: d.current_url.startswith(callback) or "/u/passkey/enroll" in d.current_url)
+    assert browser.current_url.startswith(callback), browser.current_url

@@ -23,12 +23,15 @@ struct SecondFactor: Sendable {
     let trustedProxies: [CIDR]
     let eventLog: EventLog
     let clock: any WardenClock
+    /// Offers a passkey after a password login, before the application's answer (SPEC §17).
+    let passkeyOffer: PasskeyEnrollmentOffer
 
     /// The gate over `store`'s MFA settings, enrolments and recent logins; `flow` answers the application.
     init(
         store: any WardenStore, flow: AuthorizationFlow, tickets: EnrollmentTickets, ipIntelligence: IPIntelligence,
-        trustedProxies: [CIDR], eventLog: EventLog, clock: any WardenClock
+        trustedProxies: [CIDR], eventLog: EventLog, clock: any WardenClock, passkeyOffer: PasskeyEnrollmentOffer
     ) {
+        self.passkeyOffer = passkeyOffer
         self.store = store
         self.flow = flow
         self.tickets = tickets
@@ -179,8 +182,18 @@ struct SecondFactor: Sendable {
         var user = login.user
         if login.recordsLogin { user = try await record(login, request: request, context: context) }
         var response: Response
+        // A password login of this browser, not an SSO session answering again.
+        let passwordLogin = login.firstFactor == .credentials && login.connection == nil && login.link == nil
         if let authorization = login.authorization {
-            response = try await flow.complete(authorization, client: login.client, session: session, user: user)
+            if passwordLogin,
+                let offer = try await passkeyOffer.offer(
+                    user: user, client: login.client, authorization: authorization, session: session, request: request,
+                    flow: flow)
+            {
+                response = offer
+            } else {
+                response = try await flow.complete(authorization, client: login.client, session: session, user: user)
+            }
         } else {
             response = Response(
                 status: .seeOther,

@@ -24,6 +24,7 @@ struct PageRenderer: Sendable {
             HomePage.template: HomePage.source,
             LogoutConfirmationPage.template: LogoutConfirmationPage.source,
             AccountLinkPage.template: AccountLinkPage.source,
+            PasskeyEnrollPage.template: PasskeyEnrollPage.source,
             MFAEnrollPage.template: MFAEnrollPage.source,
             MFAPushPage.template: MFAPushPage.source,
             MFACodePage.template: MFACodePage.source,

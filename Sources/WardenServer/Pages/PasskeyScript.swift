@@ -6,6 +6,8 @@
 ///   `state` and `csrf`), asks the browser for a discoverable credential and posts it back through the form.
 /// - The sign-up page's form `#passkey-signup`: "Create a passkey" fetches the creation options for the address typed
 ///   in `#email` (a refusal is shown in `#passkey-message`), asks the browser to create the credential and posts it.
+/// - The progressive enrolment page's form `#passkey-enroll`: "Create a passkey" does the same for the signed-in
+///   user, `excludeCredentials` included.
 ///
 /// Credentials travel as JSON in WebAuthn Level 3 §5.1.8's encoding (binary members base64url).
 enum PasskeyScript {
@@ -15,6 +17,13 @@ enum PasskeyScript {
         const d=s=>Uint8Array.from(atob(s.replace(/-/g,"+").replace(/_/g,"/")),c=>c.charCodeAt(0));\
         const options=(form,extra)=>fetch(form.dataset.options,{method:"POST",\
         body:new URLSearchParams({state:form.state.value,csrf:form.csrf.value,...extra})});\
+        const created=async(form,o)=>{const p=o.authn_params_public_key;p.challenge=d(p.challenge);p.user.id=d(p.user.id);\
+        (p.excludeCredentials||[]).forEach(x=>{x.id=d(x.id);});\
+        const k=await navigator.credentials.create({publicKey:p});const a=k.response;\
+        form.passkey_session.value=o.auth_session;\
+        form.passkey_response.value=JSON.stringify({id:k.id,rawId:e(k.rawId),type:k.type,response:{\
+        clientDataJSON:e(a.clientDataJSON),attestationObject:e(a.attestationObject),\
+        transports:a.getTransports?a.getTransports():[]}});form.submit();};\
         const f=document.getElementById("passkey");\
         if(f){let pending=null;\
         const run=async mediation=>{if(pending)pending.abort();pending=new AbortController();\
@@ -34,12 +43,10 @@ enum PasskeyScript {
         b.hidden=false;b.addEventListener("click",()=>(async()=>{m.hidden=true;\
         const email=document.getElementById("email").value;g.email.value=email;\
         const r=await options(g,{email});const o=await r.json();\
-        if(!r.ok){m.textContent=o.error_description;m.hidden=false;return;}\
-        const p=o.authn_params_public_key;p.challenge=d(p.challenge);p.user.id=d(p.user.id);\
-        const k=await navigator.credentials.create({publicKey:p});const a=k.response;\
-        g.passkey_session.value=o.auth_session;\
-        g.passkey_response.value=JSON.stringify({id:k.id,rawId:e(k.rawId),type:k.type,response:{\
-        clientDataJSON:e(a.clientDataJSON),attestationObject:e(a.attestationObject),\
-        transports:a.getTransports?a.getTransports():[]}});g.submit();})().catch(()=>{}));}})()
+        if(!r.ok){m.textContent=o.error_description;m.hidden=false;return;}await created(g,o);})().catch(()=>{}));}\
+        const h=document.getElementById("passkey-enroll");\
+        if(h){const b=document.getElementById("passkey-add");b.hidden=false;\
+        b.addEventListener("click",()=>(async()=>{const r=await options(h,{});if(!r.ok)return;\
+        await created(h,await r.json());})().catch(()=>{}));}})()
         """
 }

@@ -29,6 +29,8 @@ struct PasskeyCeremonies: Sendable {
         var transactionID: String?
         /// Registration: the user to create, named by the user handle sent.
         var signUp: SignUp?
+        /// Registration: the existing user a passkey is added to (progressive enrolment).
+        var userID: String?
 
         enum Ceremony: String, Codable, Sendable {
             case registration, authentication
@@ -46,6 +48,7 @@ struct PasskeyCeremonies: Sendable {
             case clientID = "client_id"
             case transactionID = "transaction_id"
             case signUp = "sign_up"
+            case userID = "user_id"
         }
     }
 
@@ -59,24 +62,59 @@ struct PasskeyCeremonies: Sendable {
         -> (JSONValue, String)
     {
         let challenge = RandomToken.bytes(32)
-        let options: JSONValue = .object([
-            "challenge": .string(Base64URL.encode(challenge)),
-            "timeout": .number(Self.lifetime * 1000),
-            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.id)],
-            "user": [
-                "id": .string(Base64URL.encode(Self.userHandle(of: signUp.userID))), "name": .string(signUp.email),
-                "displayName": .string(signUp.name ?? signUp.email),
-            ],
-            "pubKeyCredParams": .array(
-                COSEAlgorithm.supported.map { ["type": "public-key", "alg": .number(Double($0.rawValue))] }),
-            "authenticatorSelection": ["residentKey": "required", "userVerification": "required"],
-            "attestation": "none",
-        ])
+        let options = creationOptions(
+            challenge: challenge, userID: signUp.userID, name: signUp.email, displayName: signUp.name, exclude: [])
         let session = try await keep(
             Pending(
                 ceremony: .registration, challenge: Base64URL.encode(challenge), clientID: clientID,
                 transactionID: transactionID, signUp: signUp))
         return (options, session)
+    }
+
+    /// Creation options for a passkey added to the existing `user` (progressive enrolment, SPEC §17):
+    /// `excludeCredentials` lists the passkeys they have, so an authenticator holding one says so instead.
+    func startEnrollment(
+        of user: User, existing: [WebAuthnCredential], clientID: String, transactionID: String
+    ) async throws -> (JSONValue, String) {
+        let challenge = RandomToken.bytes(32)
+        let options = creationOptions(
+            challenge: challenge, userID: user.userID, name: user.email ?? user.userID, displayName: user.name,
+            exclude: existing)
+        let session = try await keep(
+            Pending(
+                ceremony: .registration, challenge: Base64URL.encode(challenge), clientID: clientID,
+                transactionID: transactionID, userID: user.userID))
+        return (options, session)
+    }
+
+    /// `PublicKeyCredentialCreationOptions` (WebAuthn §5.4) of a discoverable, user-verified passkey: algorithms
+    /// −8, −7, −257, attestation `none`, and `excludeCredentials` for the passkeys the user has.
+    private func creationOptions(
+        challenge: [UInt8], userID: String, name: String, displayName: String?, exclude: [WebAuthnCredential]
+    ) -> JSONValue {
+        var options: [String: JSONValue] = [
+            "challenge": .string(Base64URL.encode(challenge)),
+            "timeout": .number(Self.lifetime * 1000),
+            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.id)],
+            "user": [
+                "id": .string(Base64URL.encode(Self.userHandle(of: userID))), "name": .string(name),
+                "displayName": .string(displayName ?? name),
+            ],
+            "pubKeyCredParams": .array(
+                COSEAlgorithm.supported.map { ["type": "public-key", "alg": .number(Double($0.rawValue))] }),
+            "authenticatorSelection": ["residentKey": "required", "userVerification": "required"],
+            "attestation": "none",
+        ]
+        if !exclude.isEmpty {
+            options["excludeCredentials"] = .array(
+                exclude.map { credential in
+                    [
+                        "type": "public-key", "id": .string(Base64URL.encode(credential.credentialID)),
+                        "transports": .array(credential.transports.map(JSONValue.string)),
+                    ]
+                })
+        }
+        return .object(options)
     }
 
     /// `PublicKeyCredentialRequestOptions` (WebAuthn §5.5) for a discoverable-credential sign-in, and its

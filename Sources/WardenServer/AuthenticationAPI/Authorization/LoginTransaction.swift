@@ -18,6 +18,8 @@ struct LoginTransaction: Codable, Sendable {
         case mfaDone = "mfa_done"
         /// A first federated login offers to link an existing account (SPEC §15 `/u/link`).
         case link = "link_tx"
+        /// A password login done, "Create a passkey" is offered before the application gets its answer (SPEC §17).
+        case passkeyOffer = "passkey_offer_tx"
     }
 
     static let lifetime: Double = 3600
