@@ -207,6 +207,19 @@ def password_login(browser, node, user, callback: str, client: dict, **extra) ->
     browser.find_element(By.CSS_SELECTOR, "form[action$='/u/login'] button[type=submit]").click()
 
 
+def to_the_offer(browser, node):  # noqa: F811
+    """A new user's password login in `browser`, up to the offer of a passkey: the user, the callback, the client."""
+    from pkcelib import create_user
+
+    challenge_ui(node, "button")
+    user = create_user(node)
+    callback = node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(node, [callback])
+    password_login(browser, node, user, callback, client)
+    page_wait(browser).until(lambda d: "/u/passkey/enroll" in d.current_url)
+    return user, callback, client
+
+
 def test_progressive_enrolment_after_a_password_login_in_chromium(browser, localhost_node):  # noqa: F811
     """After a password login, "Create a passkey" makes one for the account (the login then goes on to the
     application); the passkey then signs in alone."""
@@ -215,16 +228,9 @@ def test_progressive_enrolment_after_a_password_login_in_chromium(browser, local
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
 
-    from pkcelib import create_user
-
-    challenge_ui(localhost_node, "button")
     virtual_authenticator(browser)
-    user = create_user(localhost_node)
-    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
-    client = create_public_client(localhost_node, [callback])
-    password_login(browser, localhost_node, user, callback, client)
+    user, callback, client = to_the_offer(browser, localhost_node)
     wait = page_wait(browser)
-    wait.until(lambda d: "/u/passkey/enroll" in d.current_url)
     wait.until(ec.element_to_be_clickable((By.ID, "passkey-add"))).click()
     wait.until(lambda d: d.current_url.startswith(callback))
     methods = json_of(expect_status(localhost_node.mgmt(
@@ -240,15 +246,8 @@ def test_not_now_is_not_asked_again_in_that_browser(browser, localhost_node):  #
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
 
-    from pkcelib import create_user
-
-    challenge_ui(localhost_node, "button")
-    user = create_user(localhost_node)
-    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
-    client = create_public_client(localhost_node, [callback])
-    password_login(browser, localhost_node, user, callback, client)
+    user, callback, client = to_the_offer(browser, localhost_node)
     wait = page_wait(browser)
-    wait.until(lambda d: "/u/passkey/enroll" in d.current_url)
     # "Not now" is a plain form: no script needed.
     wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, "button[value=later]"))).click()
     wait.until(lambda d: d.current_url.startswith(callback))

@@ -7,7 +7,6 @@ sign-up comes from an address of its own (SPEC §15.1's per-IP limit applies to 
 from __future__ import annotations
 
 import base64
-import itertools
 import json
 from urllib.parse import quote
 
@@ -15,18 +14,12 @@ import pytest
 import requests
 
 from pkcelib import create_user
+from test_accounts import new_ip
 from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt
 from webauthnlib import BE, BS, UP, UV, Authenticator, b64url, cbor
 
 CONNECTION = "Username-Password-Authentication"
 GRANT = "urn:okta:params:oauth:grant-type:webauthn"
-_addresses = itertools.count(1)
-
-
-def new_ip() -> str:
-    """An address of TEST-NET-3 (RFC 5737) for X-Forwarded-For: only a header value, never a destination."""
-    n = next(_addresses)
-    return f"203.0.{113 + n // 250}.{n % 250 + 1}"
 
 
 def database_connection(node) -> dict:

@@ -46,8 +46,7 @@ struct AccountPagesController: Sendable {
         guard CSRFCookie.isValid(field: form["csrf"], request: request) else { throw ErrorPage.unverifiedForm }
         let csrf = Self.csrfToken(request)
         let caller = AccountService.Caller(
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: nil, request: request, context: context, trustedProxies: trustedProxies)
         guard let ticket = form["ticket"] else {
             var page = requestPage(state: form["state"], csrf: csrf)
             guard let email = form["email"], !email.isEmpty else {
@@ -104,8 +103,7 @@ struct AccountPagesController: Sendable {
     /// `GET /u/email-verification?ticket=…`: verifies the address (once).
     func verify(_ request: Request, context: WardenRequestContext) async throws -> Response {
         let caller = AccountService.Caller(
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: nil, request: request, context: context, trustedProxies: trustedProxies)
         guard let ticket = QueryParameters(request.uri.query)?["ticket"],
             case .verified(let user, let continueURL) = try await accounts.verifyEmail(ticket: ticket, caller: caller)
         else {

@@ -33,9 +33,7 @@ extension AuthorizeController {
             loginURL: flow.loginPath + "?state=" + id)
         page.passkeyOptionsURL = try await passkeySignUpOptionsURL()
         let caller = AccountService.Caller(
-            clientID: client.clientID, clientName: client.name,
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: client, request: request, context: context, trustedProxies: trustedProxies)
         if let session = form["passkey_session"], let response = form["passkey_response"] {
             do {
                 let (signUp, credential) = try await passkeys.registration(
@@ -97,9 +95,7 @@ extension AuthorizeController {
             return try PasskeyPolicy.disabled.response(from: request, context: context)
         }
         let caller = AccountService.Caller(
-            clientID: client.clientID, clientName: client.name,
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: client, request: request, context: context, trustedProxies: trustedProxies)
         let signUp: PasskeyCeremonies.Pending.SignUp
         do {
             signUp = try await accounts.admitPasskeySignUp(email: form["email"] ?? "", name: nil, caller: caller)

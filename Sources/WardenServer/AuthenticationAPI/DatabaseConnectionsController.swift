@@ -93,9 +93,7 @@ struct DatabaseConnectionsController: Sendable {
                 .badRequest, "invalid_request", "The connection is not a database connection enabled for the client")
         }
         return AccountService.Caller(
-            clientID: client.clientID, clientName: client.name,
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: client, request: request, context: context, trustedProxies: trustedProxies)
     }
 
     /// Runs a handler, answering its refusals (and unreadable bodies) in the `/dbconnections` shape; anything

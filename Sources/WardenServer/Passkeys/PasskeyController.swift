@@ -27,9 +27,7 @@ struct PasskeyController: Sendable {
             let email = profile["email"]?.stringValue
         else { throw OAuthError.invalidRequest("user_profile.email is required") }
         let caller = AccountService.Caller(
-            clientID: client.clientID, clientName: client.name,
-            ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
-            userAgent: request.headers[.userAgent])
+            client: client, request: request, context: context, trustedProxies: trustedProxies)
         let signUp: PasskeyCeremonies.Pending.SignUp
         do {
             signUp = try await accounts.admitPasskeySignUp(
