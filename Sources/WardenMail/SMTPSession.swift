@@ -23,13 +23,13 @@ final class SMTPSession {
         self.replies = inbound.makeAsyncIterator()
         self.writer = outbound
         self.timeout = timeout
+        self.peerIsLoopback = Self.isLoopback(channel.channel.remoteAddress)
     }
 
     /// The server's address is a loopback one (127.0.0.0/8, ::1), where a password in plain text never leaves
-    /// the machine.
-    var peerIsLoopback: Bool {
-        Self.isLoopback(channel.remoteAddress)
-    }
+    /// the machine. Read once, when connected: a channel the server has closed since has no remote address, and
+    /// must not read as "not loopback" (the step then fails as closed, which is what happened).
+    let peerIsLoopback: Bool
 
     static func isLoopback(_ address: SocketAddress?) -> Bool {
         guard let ip = address?.ipAddress else { return false }

@@ -5,8 +5,10 @@ import WardenMail
 import WardenWire
 
 /// ``SMTPMailTransport`` against a real SMTP server: `scripts/test-support/smtp-sink.py` (aiosmtpd), started by each test on
-/// a free port. Needs python3 with aiosmtpd and openssl; when they are missing the tests fail, saying so.
-@Suite("Mail: SMTP delivery")
+/// a free port. Needs python3 with aiosmtpd and openssl; when they are missing the tests fail, saying so. One test at
+/// a time: beside the whole suite on two cores, a dozen Python servers starting at once were seen to answer after
+/// the client's 30 s.
+@Suite("Mail: SMTP delivery", .serialized)
 struct MailSMTPIntegrationTests {
     static let subject = "Überweisung bestätigen: 100 € an Bob"
     static let text = "Hello Alice,\n\n.this line starts with a dot\n..and this one with two\n.\nPrice = 100 €  \n"
