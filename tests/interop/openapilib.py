@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import time
 import urllib.parse
 from functools import lru_cache
 from typing import Any
 
+import pytest
 import requests
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
@@ -18,7 +20,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from guardianlib import Device
-from wardenlib import HTTP_TIMEOUT, describe
+from wardenlib import HTTP_TIMEOUT, describe, uid
 
 ROOT = "urn:warden:openapi"
 JSON_MEDIA = "application/json"
@@ -373,3 +375,47 @@ class Api:
         response = self.expect(status, "POST", "/oauth/token", **kwargs)
         assert response.json()["error"] == code, describe(response)
         return response
+
+
+# -------------------------------------------------------------------- fixtures and helpers of test_openapi.py
+@pytest.fixture(scope="module")
+def spec(warden) -> "Spec":
+    response = requests.get(warden.url("api/v2/openapi.json"), timeout=HTTP_TIMEOUT)
+    assert response.status_code == 200, describe(response)
+    assert media_type(response) == JSON_MEDIA, describe(response)
+    return Spec(response.json())
+
+
+@pytest.fixture(scope="module")
+def api(warden, spec) -> "Api":
+    return Api(warden, spec)
+
+
+def big_body(size: int = 70 * 1024) -> str:
+    return json.dumps({"name": "x" * size})
+
+
+def poll(fn, until, timeout: float = 3.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = fn()
+        if until(result) or time.monotonic() > deadline:
+            return result
+        time.sleep(0.2)
+
+
+def rsa_public_pem() -> str:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return key.public_key().public_bytes(serialization.Encoding.PEM,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+
+
+def placeholder_ids(path: str) -> dict:
+    return {name: f"nothing-{uid()}" for name in re.findall(r"{(\w+)}", path)}
+
+
+def ticket_for(api: Api, user_id: str) -> str:
+    return api.expect(200, "POST", "/api/v2/guardian/enrollments/ticket", json={"user_id": user_id}).json()["ticket_id"]

@@ -7,7 +7,8 @@ is not documented for that operation, when the body does not validate (JSON Sche
 document) against the schema documented for that operation and status, when the body carries a property the schema
 does not declare, or when a required response header is missing. The authenticator device API (SPEC §7) is
 spoken by guardianlib.Device (RSA key, device JWTs, DPoP proofs, challenge responses), whose HTTP session is
-watched the same way (`Api.watch`). The last test fails when a documented operation was never exercised.
+watched the same way (`Api.watch`). The last test fails when a documented operation was never exercised. The
+document's own checks (valid OpenAPI 3.1, error shapes, scopes) are in test_openapi_document.py.
 """
 
 from __future__ import annotations
@@ -20,134 +21,16 @@ from typing import Any
 
 import pytest
 import requests
-from jsonschema import Draft202012Validator
-from openapi_spec_validator import OpenAPIV31SpecValidator, validate as validate_spec
 
 from cibalib import CIBA_GRANT, ciba_app, request_form as ciba_request_form, start_request
 from guardianlib import Device, device_error, tamper
 from pkcelib import (authorize_url, code_exchange, create_public_client, create_user, fake_callback, hosted_login,
                      new_verifier)
-from openapilib import (CONNECTION, EXPECTED_OPERATIONS, JSON_MEDIA, NDJSON_MEDIA, RESOURCE_SCOPES, SCOPE_EXCEPTIONS,
-                        VERB_SCOPES, Api, Spec, escape, media_type)
+from openapilib import (CONNECTION, JSON_MEDIA, api, big_body, escape, media_type, placeholder_ids, poll,  # noqa: F401
+                        rsa_public_pem, spec, ticket_for)  # noqa: F401  (api and spec are fixtures)
 from federationlib import callback_params, oidc_federation, upstream_warden
 from webauthnlib import Authenticator
-from wardenlib import HTTP_TIMEOUT, MANAGEMENT_SCOPES, describe, expect_status, json_of, uid, verify_jwt
-
-
-@pytest.fixture(scope="module")
-def spec(warden) -> Spec:
-    response = requests.get(warden.url("api/v2/openapi.json"), timeout=HTTP_TIMEOUT)
-    assert response.status_code == 200, describe(response)
-    assert media_type(response) == JSON_MEDIA, describe(response)
-    return Spec(response.json())
-
-
-@pytest.fixture(scope="module")
-def api(warden, spec) -> Api:
-    return Api(warden, spec)
-
-
-def big_body(size: int = 70 * 1024) -> str:
-    return json.dumps({"name": "x" * size})
-
-
-def poll(fn, until, timeout: float = 3.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = fn()
-        if until(result) or time.monotonic() > deadline:
-            return result
-        time.sleep(0.2)
-
-
-def rsa_public_pem() -> str:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
-
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.public_key().public_bytes(serialization.Encoding.PEM,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
-
-
-# ------------------------------------------------------------------------------------------- the document
-def test_document_is_valid_openapi_3_1(spec):
-    doc = spec.doc
-    assert re.fullmatch(r"3\.1\.\d+", doc.get("openapi", "")), doc.get("openapi")
-    validate_spec(doc, cls=OpenAPIV31SpecValidator)
-    assert doc["servers"][0]["url"] == "/", doc.get("servers")
-    for name, schema in doc["components"]["schemas"].items():
-        Draft202012Validator.check_schema(schema)
-    documented = {(path, method) for path, method, _ in spec.operations()}
-    assert not EXPECTED_OPERATIONS - documented, f"undocumented: {sorted(EXPECTED_OPERATIONS - documented)}"
-    for name in ("Client", "ClientCreate", "ClientUpdate", "ResourceServer", "ClientGrant", "User", "Role",
-                 "Permission", "LogEvent", "SigningKey", "JWK", "ManagementError", "OAuthError", "TokenResponse"):
-        assert name in doc["components"]["schemas"], name
-
-
-# The Authentication API paths in the document: their errors are {error, error_description} (SPEC conventions).
-OAUTH_PATHS = ("/oauth/token", "/oauth/introspect", "/bc-authorize", "/oauth/revoke", "/userinfo", "/oidc/register",
-               "/passkey/register", "/passkey/challenge")
-# RFC 7009 §2.2: a revocation answers 200 with no body.
-EMPTY_SUCCESSES = {("/oauth/revoke", "post", "200")}
-# SPEC §9 "Bulk users": an export's file, one JSON user a line, as the reference platform writes it.
-NDJSON_SUCCESSES = {("/api/v2/jobs/{id}/download", "get", "200")}
-# SPEC §15.1: a reset request answers one sentence as text/plain; /dbconnections errors carry both SDK shapes.
-TEXT_SUCCESSES = {("/dbconnections/change_password", "post", "200")}
-DBCONNECTION_PATHS = ("/dbconnections/signup", "/dbconnections/change_password")
-
-
-def test_every_response_has_a_json_schema_and_errors_have_the_api_error_shape(spec):
-    for path, method, operation in spec.operations():
-        for status, _ in operation["responses"].items():
-            pointer = spec.follow(f"/paths/{escape(path)}/{method}/responses/{status}")
-            content = spec.at(pointer).get("content")
-            if status in ("204",) or (status == "201" and not content) or (path, method, status) in EMPTY_SUCCESSES:
-                assert not content, f"{method} {path} {status} has content"
-                continue
-            if (path, method, status) in NDJSON_SUCCESSES:
-                assert content and list(content) == [NDJSON_MEDIA], f"{method} {path} {status}: {content}"
-                continue
-            if (path, method, status) in TEXT_SUCCESSES:
-                assert content and list(content) == ["text/plain"], f"{method} {path} {status}: {content}"
-                continue
-            assert content and list(content) == [JSON_MEDIA], f"{method} {path} {status}: {content}"
-            schema = f"{pointer}/content/{escape(JSON_MEDIA)}/schema"
-            if int(status) >= 400 and path not in ("/readyz",):
-                # The shape (members and types) is the API's: a body of the other API's shape never validates.
-                other = ({"statusCode": int(status), "error": "Bad Request", "message": "m", "errorCode": "e"}
-                         if path in OAUTH_PATHS + DBCONNECTION_PATHS else {"error": "x", "error_description": "y"})
-                assert not spec.is_valid(schema, other), f"{method} {path} {status} accepts the wrong error shape"
-                node = json.dumps(spec.at(spec.follow(schema)))
-                wanted = ("OAuthError" if path in OAUTH_PATHS
-                          else ("DatabaseConnectionError" if int(status) < 500 else "OAuthError")
-                          if path in DBCONNECTION_PATHS else "ManagementError")
-                assert wanted in node, f"{method} {path} {status} does not use {wanted}"
-
-
-def test_management_operations_declare_their_scope_and_common_errors(spec):
-    scopes = spec.doc["components"]["securitySchemes"]["bearerAuth"]["x-scopes"]
-    assert set(MANAGEMENT_SCOPES) <= set(scopes), set(MANAGEMENT_SCOPES) - set(scopes)
-    for path, method, operation in spec.management_operations():
-        security = operation.get("security")
-        assert security and len(security) == 1 and list(security[0]) == ["bearerAuth"], f"{method} {path}"
-        (scope,) = security[0]["bearerAuth"]
-        resource = path.split("/")[3]
-        wanted = SCOPE_EXCEPTIONS.get((path, method)) or f"{VERB_SCOPES[method]}:{RESOURCE_SCOPES[resource]}"
-        assert scope == wanted, f"{method.upper()} {path} documents {scope}, SPEC §9 says {wanted}"
-        for status in ("401", "403", "500"):
-            assert status in operation["responses"], f"{method.upper()} {path} lacks {status}"
-        body = operation.get("requestBody")
-        if body:
-            assert "413" in operation["responses"] and "400" in operation["responses"], f"{method} {path}"
-            content = spec.at(spec.follow(f"/paths/{escape(path)}/{method}/requestBody")).get("content", {})
-            media = JSON_MEDIA if JSON_MEDIA in content else next(iter(content))  # an import is multipart
-            schema = spec.at(spec.follow(f"/paths/{escape(path)}/{method}/requestBody/content/"
-                                         f"{escape(media)}/schema"))
-            if schema.get("type") != "array":  # an array body (the MFA policies) has no properties to refuse
-                assert schema.get("additionalProperties") is False, \
-                    f"{method} {path}: unknown properties are refused"
-    openapi = spec.doc["paths"]["/api/v2/openapi.json"]["get"]
-    assert openapi.get("security") == [], "openapi.json needs no token"
+from wardenlib import MANAGEMENT_SCOPES, describe, expect_status, json_of, uid, verify_jwt
 
 
 def test_openapi_json_is_served_without_a_token(api, spec):
@@ -285,10 +168,6 @@ def test_backchannel_authorize_revoke_and_userinfo(api, warden):
 
 
 # ----------------------------------------------------------------------------------- management: auth
-def placeholder_ids(path: str) -> dict:
-    return {name: f"nothing-{uid()}" for name in re.findall(r"{(\w+)}", path)}
-
-
 def test_every_management_operation_refuses_missing_and_bad_tokens(api, spec, warden):
     other = warden.m2m()
     foreign = warden.m2m_token(other)  # signed by Warden, but for another audience
@@ -780,10 +659,6 @@ def test_guardian_enrollment_ticket(api, warden):
 # ------------------------------------------------------------------- guardian enrolments and the device API
 PUSH_EXPIRY = 300  # requested_expiry ≤ 300: the push channel (SPEC §6.1)
 BIG = "x" * (70 * 1024)
-
-
-def ticket_for(api: Api, user_id: str) -> str:
-    return api.expect(200, "POST", "/api/v2/guardian/enrollments/ticket", json={"user_id": user_id}).json()["ticket_id"]
 
 
 def test_device_enrolment_and_guardian_enrollments(api, warden):
