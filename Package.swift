@@ -332,6 +332,7 @@ let package = Package(
                 "WardenClient", "WardenCore", "WardenWire", "WardenServer", "WardenTesting", "WardenAuthenticator",
                 "WardenAuthenticatorURLSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
