@@ -93,7 +93,7 @@ public struct MFARequirement: Sendable, Equatable {
 
     /// Whether the first factor counts as the second too: a passkey (SPEC §17), or an SSO session that already
     /// did a second factor and may vouch for it.
-    public var sessionDidMFA: Bool {
+    public var firstFactorCountsAsMFA: Bool {
         if firstFactor == .passkey { return true }
         guard case .session(let amr) = firstFactor, !reauthenticationForced else { return false }
         return amr.contains(.multiFactor)
@@ -107,7 +107,7 @@ public struct MFARequirement: Sendable, Equatable {
     /// What the login flow does next.
     public var decision: MFADecision {
         let reasons = reasons
-        guard !reasons.isEmpty, hasEnrollableFactor, !sessionDidMFA else { return .notRequired }
+        guard !reasons.isEmpty, hasEnrollableFactor, !firstFactorCountsAsMFA else { return .notRequired }
         return promptNone ? .interactionRequired(reasons) : .required(reasons)
     }
 }

@@ -47,6 +47,8 @@ struct AccountService: Sendable {
     struct Settings: Sendable {
         var signupDisabled: Bool
         var policy: PasswordPolicy
+        /// The passkey policy of the same options (SPEC §17).
+        var passkeys: PasskeyPolicy
     }
 
     /// The database connection's `disable_signup` and password policy, read from storage (the options were
@@ -55,7 +57,8 @@ struct AccountService: Sendable {
         let options = try await store.connection(id: Connection.databaseID)?.options ?? Connection.database.options
         return Settings(
             signupDisabled: options["disable_signup"]?.boolValue ?? false,
-            policy: (try? PasswordPolicy(options: options)) ?? PasswordPolicy())
+            policy: (try? PasswordPolicy(options: options)) ?? PasswordPolicy(),
+            passkeys: PasskeyPolicy(options: options))
     }
 
     /// Whether the database connection is enabled for the client (it is for every client unless an operator

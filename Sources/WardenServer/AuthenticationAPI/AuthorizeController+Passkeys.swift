@@ -18,9 +18,7 @@ extension AuthorizeController {
         guard let (options, session) = try await passkeys.options(client: client, transactionID: id) else {
             return try PasskeyPolicy.disabled.response(from: request, context: context)
         }
-        return .json(
-            JSONValue.serializedObject([("authn_params_public_key", options), ("auth_session", .string(session))]),
-            noStore: true)
+        return PasskeyController.answer(options, session)
     }
 
     /// `POST /u/login` with a passkey: signed in with `amr` `phr` and `mfa` (the passkey satisfies the MFA policy),

@@ -17,7 +17,7 @@ extension AuthorizeController {
         var page = SignUpPage(
             clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf,
             loginURL: flow.loginPath + "?state=" + id, disabled: settings.signupDisabled)
-        page.passkeyOptionsURL = try await passkeySignUpOptionsURL()
+        page.passkeyOptionsURL = passkeySignUpOptionsURL(settings)
         return signUpPage(page, csrf: transaction.csrf)
     }
 
@@ -31,7 +31,7 @@ extension AuthorizeController {
         var page = SignUpPage(
             clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf, email: email,
             loginURL: flow.loginPath + "?state=" + id)
-        page.passkeyOptionsURL = try await passkeySignUpOptionsURL()
+        page.passkeyOptionsURL = passkeySignUpOptionsURL(try await accounts.settings())
         let caller = AccountService.Caller(
             client: client, request: request, context: context, trustedProxies: trustedProxies)
         if let session = form["passkey_session"], let response = form["passkey_response"] {
@@ -111,14 +111,12 @@ extension AuthorizeController {
         }
         guard let (options, session) = try await passkeys.registrationOptions(signUp, client: client, transactionID: id)
         else { return try PasskeyPolicy.disabled.response(from: request, context: context) }
-        return .json(
-            JSONValue.serializedObject([("authn_params_public_key", options), ("auth_session", .string(session))]),
-            noStore: true)
+        return PasskeyController.answer(options, session)
     }
 
     /// Where the sign-up page's script asks for a passkey's creation options, while passkeys are on.
-    private func passkeySignUpOptionsURL() async throws -> String? {
-        try await PasskeyPolicy.current(database).enabled ? flow.basePath + "u/passkey/signup-options" : nil
+    private func passkeySignUpOptionsURL(_ settings: AccountService.Settings) -> String? {
+        settings.passkeys.enabled ? flow.basePath + "u/passkey/signup-options" : nil
     }
 
     private func signUpPage(_ page: SignUpPage, csrf: String) -> Response {

@@ -59,7 +59,9 @@ struct PasskeyController: Sendable {
         return client
     }
 
-    private static func answer(_ options: JSONValue, _ session: String) -> Response {
+    /// `{"authn_params_public_key", "auth_session"}` (SPEC §17): the answer of every endpoint that starts a ceremony,
+    /// the native API's and the hosted pages' alike.
+    static func answer(_ options: JSONValue, _ session: String) -> Response {
         .json(
             JSONValue.serializedObject([("authn_params_public_key", options), ("auth_session", .string(session))]),
             noStore: true)

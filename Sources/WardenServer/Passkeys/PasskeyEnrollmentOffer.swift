@@ -60,11 +60,7 @@ struct PasskeyEnrollmentOffer: Sendable {
                 let existing = try await credentials.webAuthnCredentials(userID: pending.user.userID)
                 let (options, session) = try await ceremonies.startEnrollment(
                     of: pending.user, existing: existing, clientID: pending.client.clientID, transactionID: pending.id)
-                return .json(
-                    JSONValue.serializedObject([
-                        ("authn_params_public_key", options), ("auth_session", .string(session)),
-                    ]),
-                    noStore: true)
+                return PasskeyController.answer(options, session)
             }
         }
         router.post("u/passkey/enroll") { request, context in
