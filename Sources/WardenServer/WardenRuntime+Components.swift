@@ -116,8 +116,7 @@ extension WardenRuntime {
     /// Progressive enrolment (SPEC §17).
     var passkeyEnrollmentOffer: PasskeyEnrollmentOffer {
         PasskeyEnrollmentOffer(
-            ceremonies: passkeyCeremonies, credentials: store, connections: store, tenant: cache, users: store,
-            clock: clock)
+            ceremonies: passkeyCeremonies, credentials: store, connections: store, tenant: cache, users: store)
     }
 
     /// The post-login rules and the embedder's policies, run on every login.

@@ -15,7 +15,6 @@ struct PasskeyEnrollmentOffer: Sendable {
     let connections: any ConnectionStore
     let tenant: TenantCache
     let users: any UserStore
-    let clock: any WardenClock
 
     /// The cookie of "Not now".
     static let laterCookie = "warden_passkey_later"
