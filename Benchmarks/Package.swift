@@ -53,6 +53,13 @@ let package = Package(
         benchmarkGroup("Parsers", using: ["WardenCore", "WardenWire"], dependencies: ["GroupConfiguration"]),
         // One-time code verification (RFC 6238) and the MFA decision of a login (SPEC §12).
         benchmarkGroup("MFA", using: ["WardenCore", "WardenWire"], dependencies: ["GroupConfiguration"]),
+        // WebAuthn registration (§7.1, attestation none) and assertion (§7.2) verification per algorithm (SPEC §17).
+        benchmarkGroup(
+            "WebAuthn", using: ["WardenWebAuthn"],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]),
         // What the JOSE group and the ceiling server share: an access token's claims as Warden makes them.
         .target(
             name: "BenchmarkSupport",

@@ -75,7 +75,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         secondFactor: secondFactor,
         codes: OneTimeCodeVerifier(devices: runtime.store, authenticators: runtime.store, clock: runtime.clock),
         recoveryCodes: runtime.recoveryCodes, deviceTransactions: runtime.deviceTransactions,
-        deliveries: runtime.deliveries, tenant: runtime.cache, issuer: runtime.issuer
+        deliveries: runtime.deliveries, tenant: runtime.cache, issuer: runtime.issuer,
+        ceremonies: runtime.passkeyCeremonies
     ).addRoutes(to: router)
     BackchannelAuthorizeController(
         clients: runtime.makeClientAuthenticator(), scopes: runtime.scopePolicy, service: runtime.backchannelService,

@@ -1,5 +1,6 @@
 public import Foundation
 import WardenCore
+import WardenWebAuthn
 
 /// Every setting of SPEC §1. The CLI fills it from flags, then environment variables, then defaults.
 public struct WardenConfiguration: Sendable {
@@ -117,12 +118,11 @@ extension WardenConfiguration {
     /// The relying party ID ceremonies are checked against (SPEC §17): `--webauthn-rp-id`, else the issuer's host.
     public var effectiveWebAuthnRPID: String { webAuthnRPID ?? issuer.host ?? "localhost" }
 
-    /// Whether `--webauthn-rp-id` may scope credentials for this issuer (SPEC §17, WebAuthn Level 3 §5.1.2): the
-    /// issuer's host itself, or a suffix of it of at least two labels (`example.com` for `login.example.com`;
-    /// never a top-level domain alone).
+    /// Whether `--webauthn-rp-id` may scope credentials for this issuer (SPEC §17, WebAuthn Level 3 §5.1.2, as
+    /// ``RelyingParty/isValidID(_:forHost:)`` says).
     public var hasValidWebAuthnRPID: Bool {
-        guard let id = webAuthnRPID?.lowercased(), let host = issuer.host?.lowercased() else { return true }
-        return id == host || (host.hasSuffix("." + id) && id.contains(".") && !id.hasPrefix("."))
+        guard let id = webAuthnRPID, let host = issuer.host else { return true }
+        return RelyingParty.isValidID(id, forHost: host)
     }
 
     /// Whether every `trustedProxies` entry parses as a CIDR.

@@ -157,6 +157,9 @@ extension SQLStore {
                 removed += try await db.delete(from: table).where("user_id", .equal, userID).returning("id").all()
                     .count
             }
+            // Security keys are second factors; passkeys are a first factor and stay (SPEC §17).
+            removed += try await db.delete(from: "webauthn_credentials").where("user_id", .equal, userID)
+                .where("kind", .notEqual, WebAuthnCredential.Kind.passkey.rawValue).returning("id").all().count
             try await db.delete(from: "recovery_codes").where("user_id", .equal, userID).run()
             return removed
         }

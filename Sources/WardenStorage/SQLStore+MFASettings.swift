@@ -1,9 +1,12 @@
 import SQLKit
 public import WardenCore
 
+import struct Foundation.Data
 import struct Foundation.Date
+import class Foundation.JSONDecoder
+import class Foundation.JSONEncoder
 
-/// `mfa_factors(name, enabled)` and `mfa_policies(name)`: the tenant's MFA settings (SPEC §12), a few rows read on
+/// `mfa_factors(name, enabled, settings)` and `mfa_policies(name)`: the tenant's MFA settings (SPEC §12), a few rows read on
 /// logins that passed the first factor. `recent_logins(id, user_id, network, device_hash, did_mfa, at)`: each
 /// user's newest successful logins, for the `confidence-score` policy.
 extension SQLStore {
@@ -17,6 +20,24 @@ extension SQLStore {
     public func setMFAFactor(_ factor: MFAFactor, enabled: Bool) async throws {
         try await sql.insert(into: "mfa_factors").columns("name", "enabled").values(factor.rawValue, enabled)
             .onConflict(with: "name") { $0.set(excludedValueOf: "enabled") }
+            .run()
+    }
+
+    /// One `SELECT settings … WHERE name = ?`: the JSON of ``WebAuthnFactorSettings``.
+    public func webAuthnFactorSettings(_ factor: MFAFactor) async throws -> WebAuthnFactorSettings {
+        guard
+            let text = try await sql.select().column("settings").from("mfa_factors")
+                .where("name", .equal, factor.rawValue).first(decodingColumn: "settings", as: String?.self) ?? nil
+        else { return WebAuthnFactorSettings() }
+        return try JSONDecoder().decode(WebAuthnFactorSettings.self, from: Data(text.utf8))
+    }
+
+    /// `INSERT … ON CONFLICT (name) DO UPDATE SET settings`: a factor never enabled stays disabled.
+    public func setWebAuthnFactorSettings(_ settings: WebAuthnFactorSettings, for factor: MFAFactor) async throws {
+        let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        try await sql.insert(into: "mfa_factors").columns("name", "enabled", "settings")
+            .values(factor.rawValue, false, text)
+            .onConflict(with: "name") { $0.set(excludedValueOf: "settings") }
             .run()
     }
 

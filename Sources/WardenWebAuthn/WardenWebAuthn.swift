@@ -20,6 +20,15 @@ public struct RelyingParty: Sendable, Hashable {
         idHash = Array(SHA256.hash(data: Array(id.utf8)))
     }
 
+    /// Whether `id` may scope credentials for pages of `host` (§5.1.2, "a registrable domain suffix of or equal
+    /// to the caller's origin's effective domain"): the host itself, or a suffix of it of at least two labels
+    /// (`example.com` for `login.example.com`; never a top-level domain alone). Compared without case.
+    public static func isValidID(_ id: String, forHost host: String) -> Bool {
+        let id = id.lowercased()
+        let host = host.lowercased()
+        return id == host || (host.hasSuffix("." + id) && id.contains(".") && !id.hasPrefix("."))
+    }
+
     /// The client data checks shared by registration (§7.1) and authentication (§7.2): `type`, `challenge`,
     /// `origin`, `crossOrigin` and `topOrigin`. Warden's ceremonies never run in a frame of another origin, so
     /// `crossOrigin: true` or any `topOrigin` fails the origin check.

@@ -20,6 +20,8 @@ from pkcelib import authorize_url, new_verifier, parse_page, Page, _submit_field
 from wardenlib import HTTP_TIMEOUT, Warden, describe, expect_status, from_address, json_of
 
 FACTORS = ("push-notification", "otp", "recovery-code")
+#: The WebAuthn second factors of SPEC §17, off unless a test turns them on.
+WEBAUTHN_FACTORS = ("webauthn-roaming", "webauthn-platform")
 MULTI_FACTOR_ACR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"
 
 
@@ -27,14 +29,14 @@ MULTI_FACTOR_ACR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor
 def mfa_settings(warden: Warden, *, policy: list[str], factors: tuple[str, ...] = FACTORS) -> Iterator[None]:
     """PUT guardian/factors/{name} and guardian/policies (SPEC §12) for the body; [] and every factor off after."""
     try:
-        for name in FACTORS:
+        for name in FACTORS + WEBAUTHN_FACTORS:
             r = expect_status(warden.mgmt("PUT", f"guardian/factors/{name}", json={"enabled": name in factors}), 200)
             assert json_of(r) == {"enabled": name in factors}, describe(r)
         expect_status(warden.mgmt("PUT", "guardian/policies", json=policy), 200)
         yield
     finally:
         warden.mgmt("PUT", "guardian/policies", json=[])
-        for name in FACTORS:
+        for name in FACTORS + WEBAUTHN_FACTORS:
             warden.mgmt("PUT", f"guardian/factors/{name}", json={"enabled": False})
 
 

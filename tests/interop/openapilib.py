@@ -70,6 +70,7 @@ EXPECTED_OPERATIONS = {
     ("/api/v2/jobs/verification-email", "post"),
     # SPEC §17: passkeys
     ("/passkey/register", "post"), ("/passkey/challenge", "post"),
+    ("/api/v2/guardian/factors/{name}/settings", "get"), ("/api/v2/guardian/factors/{name}/settings", "put"),
     ("/api/v2/users/{id}/authentication-methods", "get"),
     ("/api/v2/users/{id}/authentication-methods/{method_id}", "get"),
     ("/api/v2/users/{id}/authentication-methods/{method_id}", "patch"),
@@ -103,6 +104,8 @@ SCOPE_EXCEPTIONS = {
     # SPEC §12: MFA settings and a user's second factors
     ("/api/v2/guardian/factors", "get"): "read:guardian_factors",
     ("/api/v2/guardian/factors/{name}", "put"): "update:guardian_factors",
+    ("/api/v2/guardian/factors/{name}/settings", "get"): "read:guardian_factors",
+    ("/api/v2/guardian/factors/{name}/settings", "put"): "update:guardian_factors",
     ("/api/v2/guardian/policies", "get"): "read:mfa_policies",
     ("/api/v2/guardian/policies", "put"): "update:mfa_policies",
     ("/api/v2/users/{id}/recovery-code-regeneration", "post"): "update:users",

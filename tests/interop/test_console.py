@@ -310,14 +310,23 @@ def test_the_mfa_page_saves_factors_and_policy_as_the_management_api_reads_them(
     (form,) = [f for f in parse_page(page(browser, warden, "admin/mfa").text).forms
                if (f.action or "").endswith("/admin/mfa")]
     data = {"csrf": form.hidden()["csrf"], "factor-otp": "on", "factor-recovery-code": "on",
-            "policy": "confidence-score"}
+            "policy": "confidence-score", "uv-webauthn-roaming": "required"}
     r = browser.post(warden.url("admin/mfa"), data=data, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert r.status_code == 303 and r.headers["Location"].endswith("/admin/mfa?done=saved"), describe(r)
     factors = {f["name"]: f["enabled"] for f in json_of(expect_status(warden.mgmt("GET", "guardian/factors"), 200))}
-    assert factors == {"push-notification": False, "otp": True, "recovery-code": True}, factors
+    assert factors == {"push-notification": False, "otp": True, "recovery-code": True, "webauthn-roaming": False,
+                       "webauthn-platform": False}, factors
     assert json_of(expect_status(warden.mgmt("GET", "guardian/policies"), 200)) == ["confidence-score"]
+    settings = json_of(expect_status(warden.mgmt("GET", "guardian/factors/webauthn-roaming/settings"), 200))
+    assert settings["userVerification"] == "required", settings
     html = page(browser, warden, "admin/mfa?done=saved").text
     assert 'name="factor-otp" type="checkbox" value="on" checked' in html and "were saved" in html
+    assert '<option value="required" selected>' in html, "the security key's user verification is shown"
+
+    r = browser.post(warden.url("admin/mfa"), data={**data, "uv-webauthn-platform": "always"}, allow_redirects=False,
+                     timeout=HTTP_TIMEOUT)
+    assert r.status_code == 400 and "Settings not saved" in r.text, describe(r)
+    expect_status(warden.mgmt("PUT", "guardian/factors/webauthn-roaming/settings", json={}), 200)
 
     r = browser.post(warden.url("admin/mfa"), data={**data, "policy": "sometimes"}, allow_redirects=False,
                      timeout=HTTP_TIMEOUT)

@@ -797,13 +797,21 @@ def test_mfa_settings_and_a_users_second_factors(api, warden):
     """SPEC §12: the factors and policies (restored at the end: sign-in is the other tests'), a recovery code, the
     removal of every authenticator."""
     factors = api.expect(200, "GET", "/api/v2/guardian/factors").json()
-    assert [f["name"] for f in factors] == ["push-notification", "otp", "recovery-code"], factors
+    assert [f["name"] for f in factors] == ["push-notification", "otp", "recovery-code", "webauthn-roaming",
+                                            "webauthn-platform"], factors
     before = {f["name"]: f["enabled"] for f in factors}
     assert api.expect(200, "PUT", "/api/v2/guardian/factors/{name}", ids={"name": "otp"},
                       json={"enabled": True}).json() == {"enabled": True}
     api.expect(200, "PUT", "/api/v2/guardian/factors/{name}", ids={"name": "otp"}, json={"enabled": before["otp"]})
     api.error(404, "inexistent_factor", "PUT", "/api/v2/guardian/factors/{name}", ids={"name": "sms"},
               json={"enabled": True})
+    settings = api.expect(200, "GET", "/api/v2/guardian/factors/{name}/settings", ids={"name": "webauthn-roaming"}).json()
+    assert api.expect(200, "PUT", "/api/v2/guardian/factors/{name}/settings", ids={"name": "webauthn-roaming"},
+                      json={**settings, "userVerification": "required"}).json()["userVerification"] == "required"
+    api.expect(200, "PUT", "/api/v2/guardian/factors/{name}/settings", ids={"name": "webauthn-roaming"}, json=settings)
+    api.error(400, "invalid_body", "PUT", "/api/v2/guardian/factors/{name}/settings", ids={"name": "webauthn-platform"},
+              json={"overrideRelyingParty": True})
+    api.error(404, "inexistent_factor", "GET", "/api/v2/guardian/factors/{name}/settings", ids={"name": "otp"})
     policies = api.expect(200, "GET", "/api/v2/guardian/policies").json()
     assert api.expect(200, "PUT", "/api/v2/guardian/policies", json=["confidence-score"]).json() == ["confidence-score"]
     api.expect(200, "PUT", "/api/v2/guardian/policies", json=policies)

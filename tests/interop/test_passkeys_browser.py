@@ -47,13 +47,16 @@ def localhost_node(warden):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def virtual_authenticator(browser, *, user_verified: bool = True):  # noqa: F811
+def virtual_authenticator(browser, *, user_verified: bool = True, security_key: bool = False):  # noqa: F811
+    """Chromium's virtual authenticator: the platform's (internal, discoverable credentials), or a USB security
+    key."""
     from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
     options = VirtualAuthenticatorOptions()
     options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
-    options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
-    options.has_resident_key = True
+    options.transport = (VirtualAuthenticatorOptions.Transport.USB if security_key
+                         else VirtualAuthenticatorOptions.Transport.INTERNAL)
+    options.has_resident_key = not security_key
     options.has_user_verification = True
     options.is_user_verified = user_verified
     options.is_user_consenting = True
@@ -195,16 +198,19 @@ def test_passkey_sign_up_with_an_address_in_use_says_nothing_more(browser, local
     assert "/u/signup" in browser.current_url
 
 
-def password_login(browser, node, user, callback: str, client: dict, **extra) -> None:  # noqa: F811
+def password_login(browser, node, user, callback: str, client: dict, **extra) -> str:  # noqa: F811
+    """Types the password on the login page; returns the PKCE verifier of the authorization request."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
 
-    url = authorize_url(node, client["client_id"], callback, verifier=new_verifier(), state=uid(), **extra)
+    verifier = new_verifier()
+    url = authorize_url(node, client["client_id"], callback, verifier=verifier, state=uid(), **extra)
     browser.get(url.replace("127.0.0.1", "localhost"))
     wait = page_wait(browser)
     wait.until(ec.visibility_of_element_located((By.NAME, "username"))).send_keys(user.email)
     browser.find_element(By.NAME, "password").send_keys(user.password)
     browser.find_element(By.CSS_SELECTOR, "form[action$='/u/login'] button[type=submit]").click()
+    return verifier
 
 
 def to_the_offer(browser, node):  # noqa: F811
@@ -254,3 +260,42 @@ def test_not_now_is_not_asked_again_in_that_browser(browser, localhost_node):  #
     password_login(browser, localhost_node, user, callback, client, prompt="login")
     wait.until(lambda d: d.current_url.startswith(callback) or "/u/passkey/enroll" in d.current_url)
     assert browser.current_url.startswith(callback), browser.current_url
+
+
+def test_a_security_key_as_second_factor_in_chromium(browser, localhost_node):  # noqa: F811
+    """SPEC §17 "Second factor": with `webauthn-roaming` on and MFA always asked, a new user's password login shows
+    "Add a security key"; the USB key Chromium emulates is added and the login ends with `amr` `pwd`, `mfa`; the
+    next login asks "Use a security key", which the same key answers."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    from mfalib import mfa_settings
+    from pkcelib import create_user
+
+    virtual_authenticator(browser, security_key=True)
+    user = create_user(localhost_node)
+    callback = localhost_node.url("demo/callback").replace("127.0.0.1", "localhost")
+    client = create_public_client(localhost_node, [callback])
+    wait = page_wait(browser)
+    with mfa_settings(localhost_node, policy=["all-applications"], factors=("webauthn-roaming",)):
+        password_login(browser, localhost_node, user, callback, client)
+        wait.until(lambda d: "/u/mfa/webauthn-enroll" in d.current_url)
+        wait.until(ec.element_to_be_clickable((By.ID, "passkey-add"))).click()
+        wait.until(lambda d: d.current_url.startswith(callback))
+        methods = json_of(expect_status(localhost_node.mgmt(
+            "GET", f"users/{quote(user.user_id, safe='')}/authentication-methods"), 200))
+        assert [(m["type"], m["name"]) for m in methods] == [("webauthn-roaming", "Security key")], methods
+        assert methods[0]["transports"] == ["usb"], methods
+
+        browser.delete_all_cookies()
+        verifier = password_login(browser, localhost_node, user, callback, client)
+        wait.until(lambda d: "/u/mfa/webauthn?" in d.current_url)
+        wait.until(ec.element_to_be_clickable((By.ID, "passkey-button"))).click()
+        wait.until(lambda d: d.current_url.startswith(callback))
+        params = {k: v[0] for k, v in parse_qs(urlsplit(browser.current_url).query).items()}
+        tokens = json_of(expect_status(
+            code_exchange(localhost_node, client["client_id"], params["code"], verifier, callback), 200))
+        claims = verify_jwt(tokens["id_token"], localhost_node.jwks(), ["RS256"])[1]
+        assert claims["sub"] == user.user_id and claims["amr"] == ["pwd", "mfa"], claims

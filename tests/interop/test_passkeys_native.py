@@ -266,6 +266,7 @@ SIGN_IN_TAMPERS = [
     ("signature", {"signature": True}, "signature"),
     ("sign count", {"sign_count": 0}, "sign count"),
     ("user handle", {"user_handle": b"auth0|someone-else"}, "userHandle"),
+    ("no user handle", {"user_handle": None}, "userHandle"),
     ("unknown credential", {"raw_id": bytes(32)}, "The passkey is not registered"),
 ]
 

@@ -109,7 +109,7 @@ class Authenticator:
     """A passkey provider for one RP ID, talking for a client at `origin`. `tamper` keys, each changing exactly one
     input: `type`, `challenge`, `origin`, `cross_origin`, `rp_id_hash`, `flags` (the byte), `alg` (the COSE key's
     algorithm), `packed_signature` (a `packed` self-attestation whose signature is wrong), `credential_id` (bytes),
-    `sign_count`, `signature`, `user_handle`, `raw_id`."""
+    `sign_count`, `signature`, `user_handle` (None: absent, as a security key answers), `raw_id`."""
     rp_id: str
     origin: str
     alg: str = "ES256"
@@ -167,8 +167,9 @@ class Authenticator:
         if tamper.get("signature"):
             signature = signature[:-1] + bytes([signature[-1] ^ 1])
         raw_id = tamper.get("raw_id", credential.id)
+        handle = tamper.get("user_handle", credential.user_handle)  # None: a key that keeps no user handle
         return {"id": b64url(raw_id), "rawId": b64url(raw_id), "type": "public-key",
                 "authenticatorAttachment": "platform",
                 "response": {"clientDataJSON": b64url(client_data), "authenticatorData": b64url(auth_data),
                              "signature": b64url(signature),
-                             "userHandle": b64url(tamper.get("user_handle", credential.user_handle))}}
+                             "userHandle": None if handle is None else b64url(handle)}}

@@ -13,9 +13,15 @@ public struct MFAFactor: OpenStringValue {
     public static let otp: MFAFactor = "otp"
     /// The user's single-use recovery code.
     public static let recoveryCode: MFAFactor = "recovery-code"
+    /// A security key: a roaming WebAuthn authenticator (`authenticatorAttachment: "cross-platform"`, SPEC §17).
+    public static let webAuthnRoaming: MFAFactor = "webauthn-roaming"
+    /// The device's own WebAuthn authenticator (`authenticatorAttachment: "platform"`, SPEC §17).
+    public static let webAuthnPlatform: MFAFactor = "webauthn-platform"
 
     /// The factors Warden offers, in the order `GET /api/v2/guardian/factors` lists them.
-    public static let all: [MFAFactor] = [.pushNotification, .otp, .recoveryCode]
+    public static let all: [MFAFactor] = [.pushNotification, .otp, .recoveryCode, .webAuthnRoaming, .webAuthnPlatform]
+    /// The WebAuthn factors, which have settings (`GET|PUT /api/v2/guardian/factors/{name}/settings`).
+    public static let webAuthn: [MFAFactor] = [.webAuthnRoaming, .webAuthnPlatform]
 }
 
 /// The tenant's MFA policy (SPEC §12, `GET|PUT /api/v2/guardian/policies`): the stored list is `[]` (MFA only when

@@ -101,7 +101,7 @@ public struct MFARequirement: Sendable, Equatable {
 
     /// Whether the tenant enabled a factor a user can enrol with (a recovery code alone is not one).
     public var hasEnrollableFactor: Bool {
-        enabledFactors.contains(.pushNotification) || enabledFactors.contains(.otp)
+        !enabledFactors.isDisjoint(with: [.pushNotification, .otp, .webAuthnRoaming, .webAuthnPlatform])
     }
 
     /// What the login flow does next.

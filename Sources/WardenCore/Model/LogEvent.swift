@@ -79,6 +79,9 @@ public struct LogEventType: OpenStringValue {
     public static let sendEmail: LogEventType = "gd_send_email"
     /// A device enrolled (SPEC §7.1).
     public static let deviceEnrolled: LogEventType = "gd_enrollment_complete"
+    /// A security key did not prove the second factor, or could not be added (SPEC §17 "Second factor").
+    public static let webAuthnChallengeFailed: LogEventType = "gd_webauthn_challenge_failed"
+    public static let webAuthnEnrollmentFailed: LogEventType = "gd_webauthn_enrollment_failed"
     /// A device enrolment was deleted, by the device or the Management API (SPEC §7.1, §9).
     public static let deviceUnenrolled: LogEventType = "gd_unenroll"
     /// A device changed its name, identifier or push credentials (SPEC §7.1).

@@ -10,6 +10,10 @@ public protocol MFASettingsStore: Sendable {
     func mfaPolicies() async throws -> [MFAPolicy]
     /// Replaces the policy list, in one transaction.
     func setMFAPolicies(_ policies: [MFAPolicy]) async throws
+    /// The settings of a WebAuthn factor (SPEC §17); the defaults when never set.
+    func webAuthnFactorSettings(_ factor: MFAFactor) async throws -> WebAuthnFactorSettings
+    /// Replaces the settings of a WebAuthn factor (an upsert that leaves `enabled` as it is).
+    func setWebAuthnFactorSettings(_ settings: WebAuthnFactorSettings, for factor: MFAFactor) async throws
 }
 
 /// The second factors of a user besides push devices' keys (SPEC §12): OTP-only authenticators, the OTP replay and
@@ -41,8 +45,9 @@ public protocol AuthenticatorStore: Sendable {
     /// Consumes the recovery code hashing to `expectedHash` and stores its successor in one conditional write:
     /// `false` when the user's code is no longer that one, so of N concurrent uses of one code exactly one wins.
     func replaceRecoveryCode(userID: String, expectedHash: String, newHash: String, at date: Date) async throws -> Bool
-    /// Removes every enrolment of the user (devices with their transactions, OTP-only authenticators) and the
-    /// recovery code, in one transaction; returns how many enrolments there were.
+    /// Removes every enrolment of the user (devices with their transactions, OTP-only authenticators, security
+    /// keys — not passkeys, a first factor) and the recovery code, in one transaction; returns how many enrolments
+    /// there were.
     func deleteAuthenticators(userID: String) async throws -> Int
 }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WardenCore
 
 /// A link to another way of proving the second factor.
 struct MFALink: Sendable {
@@ -20,6 +21,8 @@ struct MFAEnrollPage: Page {
     var state: String
     var csrf: String
     var message: String?
+    /// "Add a security key" and the other WebAuthn factors' enrolment (SPEC §17), when enabled.
+    var alternatives: [MFALink]
     var refresh: String?
     var status: HTTPResponse.Status
 
@@ -38,6 +41,7 @@ struct MFAEnrollPage: Page {
         <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="10">
         <button type="submit">Continue</button>
         </form>
+        {{> mfa_alternatives}}
         {{/page}}{{/content}}{{/layout}}
         """
 }
@@ -178,6 +182,79 @@ struct MFARecoveryCodePage: Page {
 }
 
 /// The other ways of a second-factor page, a list of links.
+/// `/u/mfa/webauthn` ("Use a security key") and `/u/mfa/webauthn-enroll` ("Add a security key", SPEC §17): one
+/// button of the passkey script (hidden without JavaScript, which this step needs) and the other ways.
+struct MFASecurityKeyPage: Page {
+    static let template = "mfa_security_key"
+    let title: String
+    let intro: String
+    let button: String
+    /// The passkey script's form and button ids: a sign-in request (`passkey`) or a registration (`passkey-enroll`).
+    let formID: String
+    let buttonID: String
+    var formAction: String
+    var optionsURL: String
+    var state: String
+    var csrf: String
+    var message: String?
+    var alternatives: [MFALink]
+    var status: HTTPResponse.Status
+
+    /// What `/u/mfa/enroll` and this page call enrolling `factor`.
+    static func enrolButton(_ factor: MFAFactor) -> String {
+        factor == .webAuthnPlatform ? "Use this device's fingerprint, face or screen lock" : "Add a security key"
+    }
+
+    /// The step proving the second factor, or enrolling a key of `enrol`.
+    static func make(
+        enrol: MFAFactor?, formAction: String, optionsURL: String, state: String, csrf: String, message: String?,
+        alternatives: [MFALink], status: HTTPResponse.Status
+    ) -> MFASecurityKeyPage {
+        let (title, intro, button, formID, buttonID) =
+            switch enrol {
+            case .webAuthnPlatform?:
+                (
+                    "Use this device to sign in",
+                    "Your account needs a second step to sign in. Use this device's fingerprint, face or screen lock.",
+                    enrolButton(.webAuthnPlatform), "passkey-enroll", "passkey-add"
+                )
+            case let factor?:
+                (
+                    "Add a security key",
+                    "Your account needs a second step to sign in. Insert or tap your security key when asked.",
+                    enrolButton(factor), "passkey-enroll", "passkey-add"
+                )
+            case nil:
+                (
+                    "Verify it is you",
+                    "Insert or tap your security key, or use this device's screen lock, when asked.",
+                    "Use a security key", "passkey", "passkey-button"
+                )
+            }
+        return MFASecurityKeyPage(
+            title: title, intro: intro, button: button, formID: formID, buttonID: buttonID, formAction: formAction,
+            optionsURL: optionsURL, state: state, csrf: csrf, message: message, alternatives: alternatives,
+            status: status)
+    }
+
+    static let source = """
+        {{<layout}}{{$content}}{{#page}}
+        <p>{{intro}}</p>
+        {{#message}}<p class="message" role="alert">{{message}}</p>{{/message}}
+        <form id="{{formID}}" method="post" action="{{formAction}}" data-options="{{optionsURL}}">
+        <input type="hidden" name="state" value="{{state}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="passkey_session" value="">
+        <input type="hidden" name="passkey_response" value="">
+        <button type="button" id="{{buttonID}}" hidden>{{button}}</button>
+        </form>
+        <noscript><p class="message">This step needs JavaScript. Turn it on, or choose another way below.</p></noscript>
+        {{> mfa_alternatives}}
+        <script>\(PasskeyScript.source)</script>
+        {{/page}}{{/content}}{{/layout}}
+        """
+}
+
 enum MFAAlternatives {
     static let partial = """
         <ul class="alternatives">

@@ -138,6 +138,8 @@ struct SecondFactor: Sendable {
         transaction.link = login.link
         let page: String
         switch try await MFAEnrollments.read(userID: login.user.userID, factors: factors, store: store) {
+        case let enrolled where enrolled.canUseSecurityKey:
+            page = "webauthn"
         case let enrolled where enrolled.canUsePush:
             page = "push"
         case let enrolled where enrolled.canUseCode:
@@ -147,10 +149,13 @@ struct SecondFactor: Sendable {
             let ticketID = try await tickets.issue(ticket, lifetime: Self.transactionLifetime)
             transaction.enrollment = .init(
                 ticketID: ticketID, enrollmentID: ticket.enrollmentID, totpSecret: ticket.totpSecret)
-            page = "enroll"
+            // Without push or OTP, the QR code would lead nowhere: a security key is the way to enrol.
+            let keysOnly =
+                factors.isDisjoint(with: [.pushNotification, .otp]) && !factors.isDisjoint(with: MFAFactor.webAuthn)
+            page = keysOnly ? "webauthn-enroll" : "enroll"
             log(.mfaEnrollmentStarted, login, request, context, "Enrolment started at sign-in")
         }
-        if page != "enroll" {
+        if transaction.enrollment == nil {
             log(.mfaChallengeStarted, login, request, context, "Second factor asked at sign-in")
         }
         let state = try await flow.transactions.start(
@@ -263,19 +268,27 @@ struct MFAEnrollments: Sendable {
     var codeEnrollments: Int
     /// The user has a recovery code and the `recovery-code` factor is enabled.
     var hasRecoveryCode: Bool
+    /// The user's security keys whose factor (`webauthn-roaming`, `webauthn-platform`) is enabled (SPEC §17).
+    var securityKeys: [WebAuthnCredential]
 
     var canUsePush: Bool { !pushDevices.isEmpty }
     var canUseCode: Bool { codeEnrollments > 0 }
+    var canUseSecurityKey: Bool { !securityKeys.isEmpty }
 
     static func read(userID: String, factors: Set<MFAFactor>, store: any WardenStore) async throws -> MFAEnrollments {
         let devices = try await store.deviceEnrollments(userID: userID)
         let authenticators = try await store.otpAuthenticators(userID: userID)
+        var kinds: Set<WebAuthnCredential.Kind> = []
+        if factors.contains(.webAuthnRoaming) { kinds.insert(.roaming) }
+        if factors.contains(.webAuthnPlatform) { kinds.insert(.platform) }
+        let keys = kinds.isEmpty ? [] : try await store.webAuthnCredentials(userID: userID)
         return MFAEnrollments(
             pushDevices: factors.contains(.pushNotification)
                 ? devices.filter { $0.isPushEnrolled && !$0.pushDisabled } : [],
             codeEnrollments: factors.contains(.otp) ? devices.count + authenticators.count : 0,
             hasRecoveryCode: factors.contains(.recoveryCode)
-                ? try await store.recoveryCodeHash(userID: userID) != nil : false)
+                ? try await store.recoveryCodeHash(userID: userID) != nil : false,
+            securityKeys: keys.filter { kinds.contains($0.kind) })
     }
 }
 

@@ -58,7 +58,7 @@ extension SecondFactorPages {
     }
 
     /// After an enrolment: the new recovery code when the factor is on, else the end of the login.
-    private func enrolled(_ pending: Pending) async throws -> Response {
+    func enrolled(_ pending: Pending) async throws -> Response {
         guard try await store.enabledMFAFactors().contains(.recoveryCode) else { return try await complete(pending) }
         let code = try await recoveryCodes.issue(userID: pending.login.user.userID)
         return try await showNewRecoveryCode(code, pending, enrolled: true)
@@ -78,6 +78,7 @@ extension SecondFactorPages {
                 secret: RecoveryCode.grouped(enrollment.totpSecret),
                 command: EnrollmentTicket.enrollCommand(url: url), formAction: path("enroll"), state: pending.state,
                 csrf: pending.transaction.csrf, message: message,
+                alternatives: try await securityKeyEnrollmentLinks(state: pending.state),
                 refresh: message == nil ? Self.refreshSeconds : nil, status: message == nil ? .ok : .badRequest),
             pending)
     }

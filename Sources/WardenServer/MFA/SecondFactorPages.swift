@@ -5,9 +5,10 @@ import WardenWire
 
 /// The hosted pages of the second factor (SPEC §12), reached from ``SecondFactor`` with the `state` of an MFA
 /// transaction: `/u/mfa/enroll` (a QR code for a user with nothing enrolled), `/u/mfa/push` (waits for the
-/// device's answer, refreshing itself), `/u/mfa/otp` (a one-time code), `/u/mfa/recovery` (the recovery code), and
-/// `/u/mfa/continue` after a new recovery code was shown. Plain HTML forms with the login's CSRF token; no
-/// JavaScript.
+/// device's answer, refreshing itself), `/u/mfa/otp` (a one-time code), `/u/mfa/recovery` (the recovery code),
+/// `/u/mfa/continue` after a new recovery code was shown, and the security keys' `/u/mfa/webauthn` and
+/// `/u/mfa/webauthn-enroll` (SPEC §17). Plain HTML forms with the login's CSRF token; JavaScript only for the
+/// security keys' ceremonies.
 struct SecondFactorPages: Sendable {
     let secondFactor: SecondFactor
     let codes: OneTimeCodeVerifier
@@ -18,13 +19,17 @@ struct SecondFactorPages: Sendable {
     let tenant: TenantCache
     /// `{issuer}` with its trailing slash, the base of the enrolment URI.
     let issuer: String
+    /// The security keys' ceremonies (SPEC §17 "Second factor").
+    let ceremonies: PasskeyCeremonies
 
-    /// The pages over `secondFactor`'s gate; codes checked by `codes` and `recoveryCodes`; sign-in pushes stored
-    /// by `deviceTransactions` and sent through `deliveries`.
+    /// The pages over `secondFactor`'s gate; codes checked by `codes` and `recoveryCodes`, security keys by
+    /// `ceremonies`; sign-in pushes stored by `deviceTransactions` and sent through `deliveries`.
     init(
         secondFactor: SecondFactor, codes: OneTimeCodeVerifier, recoveryCodes: RecoveryCodes,
-        deviceTransactions: DeviceTransactions, deliveries: DeliveryService, tenant: TenantCache, issuer: String
+        deviceTransactions: DeviceTransactions, deliveries: DeliveryService, tenant: TenantCache, issuer: String,
+        ceremonies: PasskeyCeremonies
     ) {
+        self.ceremonies = ceremonies
         self.secondFactor = secondFactor
         self.codes = codes
         self.recoveryCodes = recoveryCodes
@@ -38,17 +43,22 @@ struct SecondFactorPages: Sendable {
     var store: any WardenStore { secondFactor.store }
 
     func addRoutes(to router: Router<WardenRequestContext>) {
-        let pages: [(String, Handler, Handler?)] = [
+        let pages: [(String, Handler?, Handler)] = [
             ("enroll", showEnrollment, enrollWithCode),
             ("push", showPush, resendPush),
             ("otp", showCode, checkCode),
             ("recovery", showRecovery, checkRecovery),
+            ("webauthn", showSecurityKey, checkSecurityKey),
+            ("webauthn-options", nil, securityKeyOptions),
+            ("webauthn-enroll", showSecurityKeyEnrollment, enrollSecurityKey),
+            ("webauthn-enroll-options", nil, securityKeyEnrollmentOptions),
         ]
         for (path, show, post) in pages {
-            router.get(RouterPath("u/mfa/" + path)) { request, context in
-                await respond(context) { try await show(try await resume(query(request), request, context)) }
+            if let show {
+                router.get(RouterPath("u/mfa/" + path)) { request, context in
+                    await respond(context) { try await show(try await resume(query(request), request, context)) }
+                }
             }
-            guard let post else { continue }
             router.post(RouterPath("u/mfa/" + path)) { request, context in
                 await respond(context) {
                     let form = try await HostedPages.readForm(request)
@@ -150,6 +160,9 @@ struct SecondFactorPages: Sendable {
     /// The links to the other ways of `enrolled` (SPEC §12: "Enter a code instead", "Use a recovery code").
     func alternatives(_ enrolled: MFAEnrollments, state: String, except current: String) -> [MFALink] {
         var links: [MFALink] = []
+        if current != "webauthn", enrolled.canUseSecurityKey {
+            links.append(MFALink(text: "Use a security key", href: path("webauthn") + "?state=" + state))
+        }
         if current != "push", enrolled.canUsePush {
             links.append(MFALink(text: "Send a notification to my device", href: path("push") + "?state=" + state))
         }

@@ -1,9 +1,12 @@
+import Foundation
 import Hummingbird
 import WardenCore
+import WardenWebAuthn
 import WardenWire
 
 /// The MFA settings and a user's second factors in the Management API (SPEC §12): `GET /guardian/factors`,
-/// `PUT /guardian/factors/{name}`, `GET|PUT /guardian/policies`, `POST /users/{id}/recovery-code-regeneration` and
+/// `PUT /guardian/factors/{name}`, `GET|PUT /guardian/factors/{webauthn-roaming|webauthn-platform}/settings` (SPEC
+/// §17), `GET|PUT /guardian/policies`, `POST /users/{id}/recovery-code-regeneration` and
 /// `DELETE /users/{id}/authenticators`, in the reference's shapes.
 struct MFAController {
     let settings: any MFASettingsStore
@@ -13,6 +16,8 @@ struct MFAController {
     let audit: ManagementAudit
     let eventLog: EventLog
     let clock: any WardenClock
+    /// The issuer's host, which a factor's `relyingPartyIdentifier` must be or be a registrable suffix of.
+    let issuerHost: String
 
     func addRoutes(to group: RouterGroup<WardenRequestContext>) {
         group.get("guardian/factors") { _, context in
@@ -36,6 +41,22 @@ struct MFAController {
                 }
                 try await settings.setMFAFactor(factor, enabled: enabled)
                 return Response.json(["enabled": .bool(enabled)])
+            }
+        }
+        group.get("guardian/factors/:name/settings") { _, context in
+            try context.requireScope("read:guardian_factors")
+            return Response.json(try await settings.webAuthnFactorSettings(try webAuthnFactor(context)).json)
+        }
+        group.put("guardian/factors/:name/settings") { request, context in
+            try await audit.change(
+                "Update a Guardian factor's settings", scope: "update:guardian_factors", request, context
+            ) {
+                let factor = try webAuthnFactor(context)
+                let body = try await ManagementBody.read(
+                    request, allowed: ["userVerification", "overrideRelyingParty", "relyingPartyIdentifier"])
+                let new = try Self.webAuthnSettings(body, issuerHost: issuerHost)
+                try await settings.setWebAuthnFactorSettings(new, for: factor)
+                return Response.json(new.json)
             }
         }
         group.get("guardian/policies") { _, context in
@@ -78,6 +99,37 @@ struct MFAController {
                 clientID: clientID, userID: userID, details: ["enrollments": .number(Double(removed))]))
     }
 
+    /// The `name` path parameter, a factor with settings (else 404 `inexistent_factor`).
+    private func webAuthnFactor(_ context: WardenRequestContext) throws -> MFAFactor {
+        let factor = MFAFactor(rawValue: try ManagementRequest.parameter("name", of: context))
+        guard MFAFactor.webAuthn.contains(factor) else {
+            throw ManagementError.notFound("factor", "The factor '\(factor)' has no settings.")
+        }
+        return factor
+    }
+
+    /// The settings a `PUT` body replaces a WebAuthn factor's with (SPEC §17): members left out take their
+    /// defaults; `overrideRelyingParty` needs a `relyingPartyIdentifier` that is the issuer's host or a registrable
+    /// suffix of it (WebAuthn Level 3 §5.1.2), else 400 `invalid_body`.
+    static func webAuthnSettings(_ body: ManagementBody, issuerHost: String) throws -> WebAuthnFactorSettings {
+        var new = WebAuthnFactorSettings()
+        if let verification = try body.value(
+            "userVerification", oneOf: WebAuthnFactorSettings.UserVerification.all)
+        {
+            new.userVerification = verification
+        }
+        new.overrideRelyingParty = try body.bool("overrideRelyingParty") ?? false
+        new.relyingPartyIdentifier = try body.string("relyingPartyIdentifier")
+        if let id = new.relyingPartyIdentifier, !RelyingParty.isValidID(id, forHost: issuerHost) {
+            throw body.invalid(
+                "relyingPartyIdentifier", "Must be '\(issuerHost)' or a registrable domain suffix of it")
+        }
+        if new.overrideRelyingParty, new.relyingPartyIdentifier == nil {
+            throw body.invalid("relyingPartyIdentifier", "Required when overrideRelyingParty is true")
+        }
+        return new
+    }
+
     /// The `id` path parameter, a user that exists (else 404 `inexistent_user`).
     private func existingUser(_ context: WardenRequestContext) async throws -> String {
         let userID = try ManagementRequest.parameter("id", of: context)
@@ -113,6 +165,6 @@ extension MFAController {
         self.init(
             settings: runtime.store, users: runtime.store, authenticators: runtime.store,
             recoveryCodes: runtime.recoveryCodes, audit: ManagementAudit(runtime: runtime), eventLog: runtime.eventLog,
-            clock: runtime.clock)
+            clock: runtime.clock, issuerHost: runtime.configuration.issuer.host ?? "localhost")
     }
 }

@@ -28,6 +28,7 @@ struct PageRenderer: Sendable {
             MFAEnrollPage.template: MFAEnrollPage.source,
             MFAPushPage.template: MFAPushPage.source,
             MFACodePage.template: MFACodePage.source,
+            MFASecurityKeyPage.template: MFASecurityKeyPage.source,
             MFARecoveryCodePage.template: MFARecoveryCodePage.source,
             "mfa_alternatives": MFAAlternatives.partial,
             SignUpPage.template: AccountPageTemplates.signUp,

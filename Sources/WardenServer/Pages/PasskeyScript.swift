@@ -8,6 +8,8 @@
 ///   in `#email` (a refusal is shown in `#passkey-message`), asks the browser to create the credential and posts it.
 /// - The progressive enrolment page's form `#passkey-enroll`: "Create a passkey" does the same for the signed-in
 ///   user, `excludeCredentials` included.
+/// - The security key pages of the second factor (``MFASecurityKeyPage``) use the same forms: `#passkey` (its
+///   request names the user's keys in `allowCredentials`) and `#passkey-enroll`.
 ///
 /// Credentials travel as JSON in WebAuthn Level 3 §5.1.8's encoding (binary members base64url).
 enum PasskeyScript {
@@ -28,7 +30,7 @@ enum PasskeyScript {
         if(f){let pending=null;\
         const run=async mediation=>{if(pending)pending.abort();pending=new AbortController();\
         const r=await options(f,{});if(!r.ok)return;const o=await r.json();const p=o.authn_params_public_key;\
-        p.challenge=d(p.challenge);\
+        p.challenge=d(p.challenge);(p.allowCredentials||[]).forEach(x=>{x.id=d(x.id);});\
         const c=await navigator.credentials.get({publicKey:p,mediation,signal:pending.signal});if(!c)return;\
         const a=c.response;f.passkey_session.value=o.auth_session;\
         f.passkey_response.value=JSON.stringify({id:c.id,rawId:e(c.rawId),type:c.type,response:{\

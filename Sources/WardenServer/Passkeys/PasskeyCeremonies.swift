@@ -7,7 +7,8 @@ import WardenWire
 /// leave to the server: the options sent (algorithms −8, −7, −257; user verification required), the challenge's life
 /// (random, single use across nodes, 5 minutes, bound to the client and to the `auth_session` or browser that
 /// started it), a credential ID unique across users, the `userHandle` naming the credential's owner, and the sign
-/// count stored by compare-and-set. Used by the native API (``PasskeyController``, ``WebAuthnGrant``).
+/// count stored by compare-and-set. Used by the native API (``PasskeyController``, ``WebAuthnGrant``), the hosted
+/// pages, and the security keys of the second factor (`PasskeyCeremonies+SecurityKeys.swift`).
 struct PasskeyCeremonies: Sendable {
     let relyingParty: RelyingParty
     let artefacts: any ArtefactStore
@@ -29,8 +30,16 @@ struct PasskeyCeremonies: Sendable {
         var transactionID: String?
         /// Registration: the user to create, named by the user handle sent.
         var signUp: SignUp?
-        /// Registration: the existing user a passkey is added to (progressive enrolment).
+        /// Registration: the existing user a passkey is added to (progressive enrolment). Authentication: the user
+        /// whose second factor is asked (their security keys only); `nil` for a passkey sign-in.
         var userID: String?
+        /// Registration of a second factor's key: its kind; `nil` for a passkey.
+        var kind: WebAuthnCredential.Kind?
+        /// A second factor's `userVerification` (SPEC §17 factor settings); `nil` for a passkey, which always
+        /// requires it.
+        var userVerification: WebAuthnFactorSettings.UserVerification?
+        /// A second factor's relying party ID when its settings override the server's.
+        var relyingPartyID: String?
 
         enum Ceremony: String, Codable, Sendable {
             case registration, authentication
@@ -49,7 +58,13 @@ struct PasskeyCeremonies: Sendable {
             case transactionID = "transaction_id"
             case signUp = "sign_up"
             case userID = "user_id"
+            case kind
+            case userVerification = "user_verification"
+            case relyingPartyID = "rp_id"
         }
+
+        /// Whether the ceremony requires the UV flag: always for a passkey, by the factor's settings for a key.
+        var requiresUserVerification: Bool { (userVerification ?? .required) == .required }
     }
 
     /// The user handle of a user (WebAuthn §5.4.3 `user.id`): the UTF-8 of their `user_id`, which says nothing of
@@ -87,22 +102,28 @@ struct PasskeyCeremonies: Sendable {
         return (options, session)
     }
 
-    /// `PublicKeyCredentialCreationOptions` (WebAuthn §5.4) of a discoverable, user-verified passkey: algorithms
-    /// −8, −7, −257, attestation `none`, and `excludeCredentials` for the passkeys the user has.
-    private func creationOptions(
-        challenge: [UInt8], userID: String, name: String, displayName: String?, exclude: [WebAuthnCredential]
+    /// The `authenticatorSelection` of a passkey: discoverable and user-verified.
+    static let passkeySelection: JSONValue = ["residentKey": "required", "userVerification": "required"]
+
+    /// `PublicKeyCredentialCreationOptions` (WebAuthn §5.4): algorithms −8, −7, −257, attestation `none`,
+    /// `excludeCredentials` for the credentials the user has, and `selection` (a discoverable, user-verified passkey
+    /// unless a security key's is given) for relying party `rpID` (the server's unless given).
+    func creationOptions(
+        challenge: [UInt8], userID: String, name: String, displayName: String?, exclude: [WebAuthnCredential],
+        selection: JSONValue = passkeySelection, rpID: String? = nil
     ) -> JSONValue {
+        let rpID = rpID ?? relyingParty.id
         var options: [String: JSONValue] = [
             "challenge": .string(Base64URL.encode(challenge)),
             "timeout": .number(Self.lifetime * 1000),
-            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.id)],
+            "rp": ["id": .string(rpID), "name": .string(rpID)],
             "user": [
                 "id": .string(Base64URL.encode(Self.userHandle(of: userID))), "name": .string(name),
                 "displayName": .string(displayName ?? name),
             ],
             "pubKeyCredParams": .array(
                 COSEAlgorithm.supported.map { ["type": "public-key", "alg": .number(Double($0.rawValue))] }),
-            "authenticatorSelection": ["residentKey": "required", "userVerification": "required"],
+            "authenticatorSelection": selection,
             "attestation": "none",
         ]
         if !exclude.isEmpty {
@@ -146,19 +167,21 @@ struct PasskeyCeremonies: Sendable {
         return pending
     }
 
-    /// A registration answer checked (WebAuthn §7.1 through ``RegistrationVerifier``, UV required) and its
-    /// credential ready to store for `userID` as a passkey.
+    /// A registration answer checked (WebAuthn §7.1 through ``RegistrationVerifier``; UV required for a passkey, as
+    /// the factor's settings say for a security key) and its credential ready to store for `userID`, of the
+    /// ceremony's kind.
     func register(_ answer: PublicKeyCredentialAnswer, pending: Pending, userID: String, userAgent: String?) throws
         -> WebAuthnCredential
     {
         guard pending.ceremony == .registration, case .attestation(let attestationObject) = answer.response else {
             throw OAuthError(.invalidGrant, "authn_response is not a registration (no attestationObject)")
         }
+        let party = relyingParty(of: pending)
         let registered: RegisteredCredential
         do {
-            registered = try RegistrationVerifier(relyingParty: relyingParty).verify(
+            registered = try RegistrationVerifier(relyingParty: party).verify(
                 clientDataJSON: answer.clientDataJSON, attestationObject: attestationObject,
-                challenge: try challengeBytes(pending), requireUserVerification: true)
+                challenge: try challengeBytes(pending), requireUserVerification: pending.requiresUserVerification)
         } catch {
             throw Self.refused(error)
         }
@@ -166,38 +189,49 @@ struct PasskeyCeremonies: Sendable {
             throw OAuthError(.invalidGrant, "rawId is not the credential ID the authenticator data names")
         }
         var credential = WebAuthnCredential(
-            id: RandomToken.identifier(prefix: "dev_"), userID: userID, kind: .passkey, credentialID: registered.id,
-            publicKey: registered.publicKey.bytes, signCount: registered.signCount, aaguid: registered.aaguid,
-            relyingPartyID: relyingParty.id, createdAt: clock.now())
+            id: RandomToken.identifier(prefix: "dev_"), userID: userID, kind: pending.kind ?? .passkey,
+            credentialID: registered.id, publicKey: registered.publicKey.bytes, signCount: registered.signCount,
+            aaguid: registered.aaguid, relyingPartyID: party.id, createdAt: clock.now())
         credential.transports = answer.transports
         credential.backupEligible = registered.backupEligible
         credential.backedUp = registered.backedUp
-        credential.name = PasskeyNames.name(userAgent: userAgent, backupEligible: registered.backupEligible)
+        credential.name = PasskeyNames.name(
+            userAgent: userAgent, backupEligible: registered.backupEligible, kind: credential.kind)
         credential.userAgent = userAgent
         return credential
     }
 
-    /// An assertion checked (WebAuthn §7.2 through ``AssertionVerifier``, UV required): the credential by `rawId`,
-    /// its owner named by `userHandle`, the signature, the counter — stored by compare-and-set, so two answers
-    /// racing with one counter value sign in once. Returns the credential as updated.
+    /// An assertion checked (WebAuthn §7.2 through ``AssertionVerifier``): the credential by `rawId`, its owner —
+    /// named by `userHandle` for a passkey sign-in (UV required), the user asked for a second factor (whose
+    /// security keys only; a `userHandle`, optional then, must name them; UV as the factor's settings say) — the
+    /// signature, the counter — stored by compare-and-set, so two answers racing with one counter value sign in
+    /// once. Returns the credential as updated.
     func authenticate(_ answer: PublicKeyCredentialAnswer, pending: Pending) async throws -> WebAuthnCredential {
         guard pending.ceremony == .authentication,
             case .assertion(let authenticatorData, let signature, let userHandle) = answer.response
         else {
             throw OAuthError(.invalidGrant, "authn_response is not a sign-in (no authenticatorData and signature)")
         }
-        guard var credential = try await credentials.webAuthnCredential(credentialID: answer.rawID) else {
-            throw OAuthError(.invalidGrant, "The passkey is not registered")
+        guard var credential = try await credentials.webAuthnCredential(credentialID: answer.rawID),
+            (credential.kind == .passkey) == (pending.userID == nil)
+        else {
+            throw OAuthError(.invalidGrant, pending.userID == nil ? "The passkey is not registered" : "Unknown key")
         }
-        guard let userHandle, userHandle == Self.userHandle(of: credential.userID) else {
-            throw OAuthError(.invalidGrant, "userHandle does not name the passkey's owner")
+        if let owner = pending.userID {
+            guard credential.userID == owner, userHandle.map({ $0 == Self.userHandle(of: owner) }) ?? true else {
+                throw OAuthError(.invalidGrant, "The security key is not this user's")
+            }
+        } else {
+            guard let userHandle, userHandle == Self.userHandle(of: credential.userID) else {
+                throw OAuthError(.invalidGrant, "userHandle does not name the passkey's owner")
+            }
         }
         let verified: VerifiedAssertion
         do {
             let key = try COSEKey(bytes: credential.publicKey)
-            verified = try AssertionVerifier(relyingParty: relyingParty).verify(
+            verified = try AssertionVerifier(relyingParty: relyingParty(of: pending)).verify(
                 clientDataJSON: answer.clientDataJSON, authenticatorData: authenticatorData, signature: signature,
-                challenge: try challengeBytes(pending), requireUserVerification: true,
+                challenge: try challengeBytes(pending), requireUserVerification: pending.requiresUserVerification,
                 credential: StoredCredential(
                     publicKey: key, signCount: credential.signCount, backupEligible: credential.backupEligible))
         } catch {
@@ -218,7 +252,13 @@ struct PasskeyCeremonies: Sendable {
         return credential
     }
 
-    private func keep(_ pending: Pending) async throws -> String {
+    /// The relying party a ceremony is checked against: the server's, or a factor's override (same origins).
+    private func relyingParty(of pending: Pending) -> RelyingParty {
+        guard let id = pending.relyingPartyID, id != relyingParty.id else { return relyingParty }
+        return RelyingParty(id: id, origins: relyingParty.origins)
+    }
+
+    func keep(_ pending: Pending) async throws -> String {
         let session = RandomToken.make()
         try await artefacts.putArtefact(
             kind: Self.artefactKind, hash: SecretHash.sha256Hex(session),

@@ -30,7 +30,8 @@ struct PasskeyEnrollmentOffer: Sendable {
         else { return nil }
         let policy = try await PasskeyPolicy.current(connections)
         guard policy.enabled, policy.progressiveEnrollment,
-            try await credentials.webAuthnCredentials(userID: user.userID).count < PasskeyPolicy.limitPerUser
+            try await credentials.webAuthnCredentials(userID: user.userID).count(where: { $0.kind == .passkey })
+                < PasskeyPolicy.limitPerUser
         else { return nil }
         var transaction = LoginTransaction(authorization, returnPath: nil, clientID: client.clientID)
         transaction.sessionID = session.id
@@ -57,6 +58,7 @@ struct PasskeyEnrollmentOffer: Sendable {
             await HostedPages.respond(context, store: database) {
                 let (pending, _) = try await verified(request, flow: flow)
                 let existing = try await credentials.webAuthnCredentials(userID: pending.user.userID)
+                    .filter { $0.kind == .passkey }
                 let (options, session) = try await ceremonies.startEnrollment(
                     of: pending.user, existing: existing, clientID: pending.client.clientID, transactionID: pending.id)
                 return PasskeyController.answer(options, session)

@@ -1,3 +1,4 @@
+import WardenCore
 import WardenWire
 
 /// A `PublicKeyCredential` in its JSON form (WebAuthn Level 3 §5.1.8 `toJSON()`: binary members base64url), as the
@@ -36,7 +37,8 @@ struct PublicKeyCredentialAnswer: Sendable {
         if let attestation = response["attestationObject"] {
             self.response = .attestation(attestationObject: try Self.bytes(attestation, "response.attestationObject"))
         } else {
-            let userHandle = response["userHandle"].flatMap { $0 == .null ? nil : $0 }
+            // `null` is absent (JSONValue is nil-literal convertible: a bare `nil` here would be `.null`).
+            let userHandle = response["userHandle"].flatMap { value -> JSONValue? in value.isNull ? .none : value }
             self.response = .assertion(
                 authenticatorData: try Self.bytes(response["authenticatorData"], "response.authenticatorData"),
                 signature: try Self.bytes(response["signature"], "response.signature"),
@@ -54,9 +56,11 @@ struct PublicKeyCredentialAnswer: Sendable {
     }
 }
 
-/// The name a new passkey gets (SPEC §17 `name`): where it was made, from the registration's `User-Agent`.
+/// The name a new passkey or key gets (SPEC §17 `name`): what it is and where it was made.
 enum PasskeyNames {
-    static func name(userAgent: String?, backupEligible: Bool) -> String {
+    /// "Security key", or "{Synced passkey|Passkey|This device} on {platform}" from the browser's `User-Agent`.
+    static func name(userAgent: String?, backupEligible: Bool, kind: WebAuthnCredential.Kind = .passkey) -> String {
+        if kind == .roaming { return "Security key" }
         let agent = userAgent ?? ""
         let platform =
             [
@@ -65,7 +69,7 @@ enum PasskeyNames {
                 ("Linux", "Linux"), ("CFNetwork", "Apple device"), ("okhttp", "Android"),
             ]
             .first { agent.contains($0.0) }?.1
-        let kind = backupEligible ? "Synced passkey" : "Passkey"
-        return platform.map { "\(kind) on \($0)" } ?? kind
+        let noun = kind == .platform ? "This device" : backupEligible ? "Synced passkey" : "Passkey"
+        return platform.map { "\(noun) on \($0)" } ?? noun
     }
 }

@@ -455,5 +455,9 @@ extension Migration {
         },
         // MARK: version 18, passkeys and security keys (SPEC §17)
         Migration(version: 18, name: "WebAuthn credentials") { Migration.webAuthnCredentials($0) },
+        // MARK: version 19, the settings of the WebAuthn second factors (SPEC §17)
+        Migration(version: 19, name: "MFA factor settings") { _ in
+            ["ALTER TABLE mfa_factors ADD COLUMN settings TEXT"]
+        },
     ]
 }

@@ -23,7 +23,9 @@ struct ManagementMFATests {
     @Test func factorsAreDisabledUntilEnabledAndListedInOrder() async throws {
         let warden = try await TestWarden.make()
         try await warden.management { admin in
-            let names: [JSONValue] = ["push-notification", "otp", "recovery-code"]
+            let names: [JSONValue] = [
+                "push-notification", "otp", "recovery-code", "webauthn-roaming", "webauthn-platform",
+            ]
             let initial = try await admin.expect(.ok, .get, "guardian/factors")
             #expect(initial == .array(names.map { ["name": $0, "enabled": false] }))
             #expect(
@@ -34,7 +36,8 @@ struct ManagementMFATests {
             #expect(
                 listed == [
                     ["name": names[0], "enabled": false], ["name": names[1], "enabled": true],
-                    ["name": names[2], "enabled": false],
+                    ["name": names[2], "enabled": false], ["name": names[3], "enabled": false],
+                    ["name": names[4], "enabled": false],
                 ])
             #expect(try await warden.runtime.store.enabledMFAFactors() == [.otp])
         }
@@ -50,6 +53,39 @@ struct ManagementMFATests {
             try await admin.expectError(400, "invalid_body", .put, "guardian/factors/otp", raw: "{")
             try await admin.expectError(400, "invalid_body", .put, "guardian/factors/otp", raw: "[true]")
             #expect(try await warden.runtime.store.enabledMFAFactors().isEmpty, "nothing changed")
+        }
+    }
+
+    /// SPEC §17 "Second factor": the WebAuthn factors' settings, their defaults, a replacement, and each refusal.
+    @Test func webAuthnFactorSettingsRoundTripAndAreValidated() async throws {
+        let warden = try await TestWarden.make()
+        try await warden.management { admin in
+            let path = "guardian/factors/webauthn-roaming/settings"
+            let defaults: JSONValue = ["userVerification": "preferred", "overrideRelyingParty": false]
+            #expect(try await admin.expect(.ok, .get, path) == defaults)
+            #expect(
+                try await admin.expect(.ok, .get, "guardian/factors/webauthn-platform/settings") == defaults)
+            let host = warden.runtime.configuration.issuer.host ?? "localhost"
+            let set: JSONValue = [
+                "userVerification": "required", "overrideRelyingParty": true, "relyingPartyIdentifier": .string(host),
+            ]
+            #expect(try await admin.expect(.ok, .put, path, json: set) == set)
+            #expect(try await admin.expect(.ok, .get, path) == set)
+            #expect(try await warden.runtime.store.enabledMFAFactors().isEmpty, "settings enable nothing")
+            try await admin.expect(.ok, .put, "guardian/factors/webauthn-roaming", json: ["enabled": true])
+            #expect(try await admin.expect(.ok, .get, path) == set, "enabling keeps the settings")
+            for body: JSONValue in [
+                ["userVerification": "always"], ["overrideRelyingParty": "yes"], ["relyingPartyIdentifier": 3],
+                ["overrideRelyingParty": true], ["relyingPartyIdentifier": "evil.example"], ["rp": "x"],
+            ] {
+                try await admin.expectError(400, "invalid_body", .put, path, json: body)
+            }
+            #expect(try await admin.expect(.ok, .get, path) == set, "nothing changed")
+            for name in ["otp", "sms"] {
+                try await admin.expectError(404, "inexistent_factor", .get, "guardian/factors/\(name)/settings")
+                try await admin.expectError(
+                    404, "inexistent_factor", .put, "guardian/factors/\(name)/settings", json: [:])
+            }
         }
     }
 

@@ -22,8 +22,10 @@ struct MailSMTPIntegrationTests {
             subject: subject, text: text, html: html, headers: [.init("Auto-Submitted", "auto-generated")])
     }
 
+    /// A transport to the sink; 30 s a step, since the Python sink answers slowly on a loaded two-core machine (a
+    /// step cut by a 10 s timeout surfaced as "I/O on closed channel" at the next one).
     static func transport(
-        _ url: String, trust certificate: String? = nil, timeout: TimeAmount = .seconds(10)
+        _ url: String, trust certificate: String? = nil, timeout: TimeAmount = .seconds(30)
     ) throws -> SMTPMailTransport {
         try SMTPMailTransport(
             url: SMTPURL(parsing: url), heloName: "warden.test", additionalTrustRootsPEMFile: certificate,

@@ -1,9 +1,9 @@
-import WardenWebAuthn
-
-/// A CBOR encoder for the tests' authenticator (RFC 8949 §4.2.1 deterministic encoding: shortest arguments, map
-/// keys sorted by their encoded bytes, as CTAP2 does).
-enum CBOREncoder {
-    static func encode(_ value: CBORValue) -> [UInt8] {
+/// A CBOR encoder in RFC 8949 §4.2.1's deterministic encoding (shortest arguments, map keys sorted by their encoded
+/// bytes, as CTAP2 §8 requires): what a software authenticator needs to make attestation objects and COSE keys the
+/// verifiers read — the tests', the benchmarks', an SDK's.
+public enum CBOREncoder {
+    /// The deterministic encoding of `value`.
+    public static func encode(_ value: CBORValue) -> [UInt8] {
         switch value {
         case .integer(let value) where value >= 0: head(0, UInt64(value))
         case .integer(let value): head(1, UInt64(-1 - value))
@@ -19,14 +19,15 @@ enum CBOREncoder {
         }
     }
 
-    static func encode(key: CBORMapKey) -> [UInt8] {
+    /// The encoding of a map key.
+    public static func encode(key: CBORMapKey) -> [UInt8] {
         switch key {
         case .integer(let value): encode(.integer(value))
         case .text(let value): encode(.text(value))
         }
     }
 
-    /// An item's head: the major type and the argument in its shortest form.
+    /// An item's head: the major type and the argument in its shortest form (RFC 8949 §3).
     static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
         let type = major << 5
         return switch argument {
@@ -38,7 +39,9 @@ enum CBOREncoder {
         }
     }
 
-    static func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
+    /// The `width` low bytes of `value`, most significant first: CBOR's arguments, and authenticator data's counter
+    /// and credential ID length (WebAuthn Level 3 §6.1).
+    public static func bigEndian(_ value: UInt64, width: Int) -> [UInt8] {
         (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 }
