@@ -69,7 +69,9 @@ extension SQLStore {
                     .where("id", .equal, id).first()
                 return tombstone == nil ? .notFound : .alreadyDeleted
             }
-            try await db.delete(from: "connection_clients").where("connection_id", .equal, id).run()
+            for table in ["connection_clients", "organization_connections"] {
+                try await db.delete(from: table).where("connection_id", .equal, id).run()
+            }
             try await Self.deleteUsers(ofConnection: id, on: db)
             try await db.insert(into: "deleted_connections").columns("id", "deleted_at")
                 .values(id, date.millisecondsSince1970).run()

@@ -30,11 +30,12 @@ extension SQLStore {
         guard updated != nil else { throw StorageError.notFound }
     }
 
-    /// Deletes the role, its permissions and its assignments to users.
+    /// Deletes the role, its permissions and its assignments to users, in the tenant and in organizations.
     public func deleteRole(id: String) async throws -> Bool {
         try await transaction { db in
             try await db.delete(from: "role_permissions").where("role_id", .equal, id).run()
             try await db.delete(from: "user_roles").where("role_id", .equal, id).run()
+            try await db.delete(from: "organization_member_roles").where("role_id", .equal, id).run()
             return try await db.delete(from: "roles").where("id", .equal, id).returning("id").first() != nil
         }
     }
@@ -127,7 +128,7 @@ extension SQLStore {
     }
 
     /// Throws ``StorageError/notFound`` unless every one of `values` (distinct) is in `table.column`.
-    private func requireAll(_ table: String, column: String, values: [String], on db: any SQLDatabase) async throws {
+    func requireAll(_ table: String, column: String, values: [String], on db: any SQLDatabase) async throws {
         guard try await count(from: table, where: Self.isIn(column, values), on: db) == values.count else {
             throw StorageError.notFound
         }
@@ -137,7 +138,7 @@ extension SQLStore {
         "A role named '\(role.name)' already exists"
     }
 
-    private static func role(_ row: any SQLRow) throws -> Role {
+    static func role(_ row: any SQLRow) throws -> Role {
         Role(id: try row.value("id"), name: try row.value("name"), description: try row.value("description"))
     }
 }

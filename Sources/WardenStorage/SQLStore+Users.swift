@@ -51,11 +51,13 @@ extension SQLStore {
         try await transaction { db in try await Self.deleteUser(id, on: db) }
     }
 
-    /// Deletes the user `id`, their role assignments, identities, search fields, password history and WebAuthn
-    /// credentials on `db`; whether it existed.
+    /// Deletes the user `id`, their role assignments, identities, search fields, password history, WebAuthn
+    /// credentials and organization memberships (with their roles) on `db`; whether it existed.
     @discardableResult
     static func deleteUser(_ id: String, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "user_roles").where("user_id", .equal, id).run()
+        for table in ["user_roles", "organization_members", "organization_member_roles"] {
+            try await db.delete(from: table).where("user_id", .equal, id).run()
+        }
         try await db.delete(from: "user_identities").where("user_id", .equal, id).run()
         try await db.delete(from: "user_fields").where("user_id", .equal, id).run()
         try await db.delete(from: "password_history").where("user_id", .equal, id).run()

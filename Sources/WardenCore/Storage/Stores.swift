@@ -226,7 +226,8 @@ public protocol WardenStore: ClientStore, ResourceServerStore, ClientGrantStore,
     ChangeChannel, SigningKeyStore, ArtefactStore, SessionStore, RefreshTokenStore, LoginThrottleStore,
     BackchannelRequestStore, DeliveryJobStore, DeviceStore, SessionTransferStore, PostLoginRuleStore,
     HousekeepingStore, GaugeStore, ActivityStore, BackchannelListingStore, MFASettingsStore, AuthenticatorStore,
-    RecentLoginStore, UserJobStore, LoginChallengeStore, ConnectionStore, AccountStore, WebAuthnCredentialStore
+    RecentLoginStore, UserJobStore, LoginChallengeStore, ConnectionStore, AccountStore, WebAuthnCredentialStore,
+    OrganizationStore
 {
     /// Whether the database answers (`/readyz`).
     func ping() async throws

@@ -459,5 +459,7 @@ extension Migration {
         Migration(version: 19, name: "MFA factor settings") { _ in
             ["ALTER TABLE mfa_factors ADD COLUMN settings TEXT"]
         },
+        // MARK: version 20, organizations (SPEC §19)
+        Migration(version: 20, name: "organizations") { Migration.organizations($0) },
     ]
 }
