@@ -71,6 +71,29 @@ EXPECTED_OPERATIONS = {
     # SPEC §17: passkeys
     ("/passkey/register", "post"), ("/passkey/challenge", "post"),
     ("/api/v2/guardian/factors/{name}/settings", "get"), ("/api/v2/guardian/factors/{name}/settings", "put"),
+    # SPEC §19: organizations
+    ("/api/v2/organizations", "get"),
+    ("/api/v2/organizations", "post"),
+    ("/api/v2/organizations/{id}", "get"),
+    ("/api/v2/organizations/{id}", "patch"),
+    ("/api/v2/organizations/{id}", "delete"),
+    ("/api/v2/organizations/name/{name}", "get"),
+    ("/api/v2/organizations/{id}/enabled_connections", "get"),
+    ("/api/v2/organizations/{id}/enabled_connections", "post"),
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "get"),
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "patch"),
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "delete"),
+    ("/api/v2/organizations/{id}/members", "get"),
+    ("/api/v2/organizations/{id}/members", "post"),
+    ("/api/v2/organizations/{id}/members", "delete"),
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "get"),
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "post"),
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "delete"),
+    ("/api/v2/organizations/{id}/invitations", "get"),
+    ("/api/v2/organizations/{id}/invitations", "post"),
+    ("/api/v2/organizations/{id}/invitations/{invitation_id}", "get"),
+    ("/api/v2/organizations/{id}/invitations/{invitation_id}", "delete"),
+    ("/api/v2/users/{id}/organizations", "get"),
     ("/api/v2/users/{id}/authentication-methods", "get"),
     ("/api/v2/users/{id}/authentication-methods/{method_id}", "get"),
     ("/api/v2/users/{id}/authentication-methods/{method_id}", "patch"),
@@ -105,6 +128,23 @@ SCOPE_EXCEPTIONS = {
     ("/api/v2/guardian/factors", "get"): "read:guardian_factors",
     ("/api/v2/guardian/factors/{name}", "put"): "update:guardian_factors",
     ("/api/v2/guardian/factors/{name}/settings", "get"): "read:guardian_factors",
+    # SPEC §19: an organization's parts have scopes of their own
+    ("/api/v2/organizations/{id}/enabled_connections", "get"): "read:organization_connections",
+    ("/api/v2/organizations/{id}/enabled_connections", "post"): "create:organization_connections",
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "get"): "read:organization_connections",
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "patch"): "update:organization_connections",
+    ("/api/v2/organizations/{id}/enabled_connections/{connection_id}", "delete"): "delete:organization_connections",
+    ("/api/v2/organizations/{id}/members", "get"): "read:organization_members",
+    ("/api/v2/organizations/{id}/members", "post"): "create:organization_members",
+    ("/api/v2/organizations/{id}/members", "delete"): "delete:organization_members",
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "get"): "read:organization_member_roles",
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "post"): "create:organization_member_roles",
+    ("/api/v2/organizations/{id}/members/{user_id}/roles", "delete"): "delete:organization_member_roles",
+    ("/api/v2/organizations/{id}/invitations", "get"): "read:organization_invitations",
+    ("/api/v2/organizations/{id}/invitations", "post"): "create:organization_invitations",
+    ("/api/v2/organizations/{id}/invitations/{invitation_id}", "get"): "read:organization_invitations",
+    ("/api/v2/organizations/{id}/invitations/{invitation_id}", "delete"): "delete:organization_invitations",
+    ("/api/v2/users/{id}/organizations", "get"): "read:organizations",
     ("/api/v2/guardian/factors/{name}/settings", "put"): "update:guardian_factors",
     ("/api/v2/guardian/policies", "get"): "read:mfa_policies",
     ("/api/v2/guardian/policies", "put"): "update:mfa_policies",
@@ -125,7 +165,8 @@ SCOPE_EXCEPTIONS = {
 }
 RESOURCE_SCOPES = {"clients": "clients", "resource-servers": "resource_servers", "client-grants": "client_grants",
                    "users": "users", "roles": "roles", "logs": "logs", "keys": "signing_keys",
-                   "post-login-rules": "post_login_rules", "connections": "connections"}
+                   "post-login-rules": "post_login_rules", "connections": "connections",
+                   "organizations": "organizations"}
 
 
 def escape(token: str) -> str:

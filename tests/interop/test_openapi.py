@@ -26,6 +26,7 @@ from cibalib import CIBA_GRANT, ciba_app, request_form as ciba_request_form, sta
 from guardianlib import Device, device_error, tamper
 from pkcelib import (authorize_url, code_exchange, create_public_client, create_user, fake_callback, hosted_login,
                      new_verifier)
+import openapi_organizations
 from openapilib import (CONNECTION, JSON_MEDIA, api, big_body, escape, media_type, placeholder_ids, poll,  # noqa: F401
                         rsa_public_pem, spec, ticket_for)  # noqa: F401  (api and spec are fixtures)
 from federationlib import callback_params, oidc_federation, upstream_warden
@@ -872,6 +873,12 @@ def test_accounts(api, warden):
     done = poll(lambda: api.expect(200, "GET", "/api/v2/jobs/{id}", ids={"id": job["id"]}).json(),
                 lambda j: j["status"] == "completed")
     assert done["status"] == "completed", done
+
+
+def test_organizations(api, warden):
+    """SPEC §19 (openapi_organizations.py)."""
+    database = api.expect(200, "GET", "/api/v2/connections", params={"name": CONNECTION}).json()[0]
+    openapi_organizations.exercise(api, warden, database["id"])
 
 
 def test_passkeys(api, warden):

@@ -43,6 +43,12 @@ MANAGEMENT_SCOPES = [
     "read:signing_keys",
     "create:signing_keys",
     "update:signing_keys",
+] + [  # SPEC §19
+    f"{verb}:{resource}" for resource in ("organizations", "organization_connections")
+    for verb in ("read", "create", "update", "delete")
+] + [
+    f"{verb}:{resource}" for resource in ("organization_members", "organization_member_roles", "organization_invitations")
+    for verb in ("read", "create", "delete")
 ]
 # What a crashed Swift process leaves on stderr (Swift runtime traps, the Linux backtracer, signals).
 CRASH_PATTERN = re.compile(

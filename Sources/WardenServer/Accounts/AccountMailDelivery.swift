@@ -4,7 +4,7 @@ import WardenCore
 import WardenMail
 import WardenWire
 
-/// The e-mails of the database connection's accounts (SPEC §15.1), in the style of the CIBA approval e-mail
+/// The e-mails of the database connection's accounts (SPEC §15.1) and organizations' invitations (§19), in the style of the CIBA approval e-mail
 /// (SPEC §6.4): plain text and HTML, the issuer named, the link, how long it works, and what to do if the person
 /// did not ask. The link's ticket exists only in the job's payload until the message is sent (storage keeps its
 /// SHA-256); the job is deleted once delivered.
@@ -12,6 +12,8 @@ struct AccountMailDelivery: DeliveryHandler {
     enum Purpose: String, Codable, Sendable {
         case verifyEmail = "verify_email"
         case resetPassword = "reset_password"
+        /// An organization's invitation (SPEC §19), sent by the Management API.
+        case organizationInvitation = "organization_invitation"
     }
 
     struct Payload: JobPayload {
@@ -21,9 +23,12 @@ struct AccountMailDelivery: DeliveryHandler {
         var expiresAt: Date
         /// The application the person signed up or asked from, when known.
         var clientName: String?
+        /// An invitation's inviter and organization (its shown name).
+        var inviter: String? = nil
+        var organization: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case purpose, to, link
+            case purpose, to, link, inviter, organization
             case expiresAt = "expires_at"
             case clientName = "client_name"
         }
@@ -71,6 +76,13 @@ struct AccountMailDelivery: DeliveryHandler {
             action = "Verify your e-mail address"
             unasked =
                 "If you did not sign up, ignore this message: the address stays unverified and nothing else happens."
+        case .organizationInvitation:
+            let inviter = DisplayText.clean(payload.inviter ?? "Someone")
+            let organization = DisplayText.clean(payload.organization ?? "an organization")
+            subject = "\(inviter) invited you to join \(organization)"
+            opening = "\(inviter) invited you to join \(organization)\(application) at \(service)."
+            action = "Accept the invitation"
+            unasked = "If you do not know \(inviter), ignore this message: nothing happens without you."
         case .resetPassword:
             subject = "Reset your password"
             opening = "Someone asked to reset the password of your account\(application) at \(service)."

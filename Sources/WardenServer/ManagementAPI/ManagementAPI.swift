@@ -11,6 +11,7 @@ struct ManagementAPI {
         ClientGrantsController(runtime: runtime).addRoutes(to: group)
         UsersController(runtime: runtime).addRoutes(to: group)
         RolesController(runtime: runtime).addRoutes(to: group)
+        OrganizationsController(runtime: runtime).addRoutes(to: group)
         LogsController(runtime: runtime).addRoutes(to: group)
         SigningKeysController(runtime: runtime).addRoutes(to: group)
         GuardianController(runtime: runtime).addRoutes(to: group)

@@ -4,6 +4,7 @@ enum ManagementScopes {
         var scopes: [String] = []
         for resource in [
             "clients", "client_grants", "resource_servers", "users", "roles", "post_login_rules", "connections",
+            "organizations", "organization_connections",
         ] {
             for verb in ["read", "create", "update", "delete"] { scopes.append("\(verb):\(resource)") }
         }
@@ -16,6 +17,10 @@ enum ManagementScopes {
             // SPEC §17: a user's passkeys and other authentication methods
             "read:authentication_methods", "update:authentication_methods", "delete:authentication_methods",
         ]
+        // SPEC §19: an organization's members, their roles and invitations
+        for resource in ["organization_members", "organization_member_roles", "organization_invitations"] {
+            for verb in ["read", "create", "delete"] { scopes.append("\(verb):\(resource)") }
+        }
         return scopes
     }()
 }
