@@ -3,14 +3,17 @@
 // `pkg-config --cflags xmlsec1-openssl` prints, besides include paths, defines that select the crypto back end and
 // fix the size of `xmlSecSize` (and so the layout of xmlsec's structs). SwiftPM drops `-D` flags from pkg-config
 // ("prohibited flag(s)"), so they are repeated here, where both the C shim and Swift's importer see them. These are
-// Debian 12's xmlsec1 1.2.37 defines; on another build of the library compare them with its pkg-config output.
+// Debian 12's xmlsec1 1.2.37 defines (1.2's default build has a 32-bit xmlSecSize, 1.3's a size_t); on another build
+// of the library compare them with its pkg-config output.
 #ifndef WARDEN_CXMLSEC_H
 #define WARDEN_CXMLSEC_H
+
+#include <xmlsec/version.h>
 
 #ifndef XMLSEC_CRYPTO_OPENSSL
 #define XMLSEC_CRYPTO_OPENSSL 1
 #endif
-#ifndef XMLSEC_NO_SIZE_T
+#if XMLSEC_VERSION_MAJOR == 1 && XMLSEC_VERSION_MINOR < 3 && !defined(XMLSEC_NO_SIZE_T)
 #define XMLSEC_NO_SIZE_T
 #endif
 #ifndef XMLSEC_NO_GOST

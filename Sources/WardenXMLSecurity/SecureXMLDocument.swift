@@ -26,7 +26,9 @@ public struct SecureXMLDocument: Sendable {
     /// DOCTYPE (so any DTD, entity declaration or external entity: XXE, billion laughs), nests too deep, or gives
     /// two elements the same ID.
     public init(bytes: [UInt8], limits: XMLParseLimits = XMLParseLimits()) throws(XMLSecurityError) {
-        guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        guard bytes.count <= limits.maxBytes, bytes.count < Int(Int32.max) else {
+            throw .tooLarge(limit: limits.maxBytes)
+        }
         guard !bytes.isEmpty else { throw .malformed }
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
         try initializeLibraries()
