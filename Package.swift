@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WardenClient", targets: ["WardenClient"]),
         .library(name: "WardenResourceServer", targets: ["WardenResourceServer"]),
         .library(name: "WardenWebAuthn", targets: ["WardenWebAuthn"]),
+        .library(name: "WardenXMLSecurity", targets: ["WardenXMLSecurity"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -199,6 +200,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // XML signatures for SAML (SPEC §16) on libxmlsec1 with OpenSSL and libxml2 (Debian `libxmlsec1-dev`,
+        // Homebrew `libxmlsec1`): the system library, a C shim for what Swift cannot import (xmlsec's ids are macros,
+        // libxml2's hooks are C callbacks), and the one Swift module that parses safely, finds elements by ID,
+        // verifies a signature with a pinned certificate and hands back the signed element, signs, and
+        // canonicalizes. Nothing else in Warden touches XML signatures; nothing of Warden's is a dependency.
+        .systemLibrary(
+            name: "CXMLSec",
+            pkgConfig: "xmlsec1-openssl",
+            providers: [.apt(["libxmlsec1-dev"]), .brew(["libxmlsec1"])]
+        ),
+        .target(name: "CXMLSecShim", dependencies: ["CXMLSec"]),
+        .target(
+            name: "WardenXMLSecurity",
+            dependencies: ["CXMLSec", "CXMLSecShim"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "warden",
             dependencies: [
@@ -368,6 +385,12 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/w3c-test-vectors.json")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WardenXMLSecurityTests",
+            dependencies: ["WardenXMLSecurity"],
+            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
     ],
