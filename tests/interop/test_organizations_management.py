@@ -187,3 +187,24 @@ def test_each_endpoint_needs_its_scope(warden, org):
                              headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT)
         assert r.status_code == 403 and json_of(r)["errorCode"] == "insufficient_scope", (path, describe(r))
         assert scope in json_of(r)["message"], (scope, json_of(r))
+
+
+def test_a_clients_organization_settings(sdk, warden):
+    """SPEC §19 "Clients": `organization_usage` and `organization_require_behavior`, absent until set (read as
+    `deny` and `no_prompt`), validated, and reset by `null`."""
+    created = sdk.clients.create(name=f"org app {uid()}", app_type="regular_web", organization_usage="require",
+                                 organization_require_behavior="post_login_prompt")
+    assert created.organization_usage == "require", created
+    assert created.organization_require_behavior == "post_login_prompt", created
+    updated = sdk.clients.update(created.client_id, organization_usage="allow")
+    assert updated.organization_usage == "allow" and updated.organization_require_behavior == "post_login_prompt"
+    for body in [{"organization_usage": "sometimes"}, {"organization_require_behavior": "ask"},
+                 {"organization_usage": 1}]:
+        r = warden.mgmt("PATCH", f"clients/{created.client_id}", json=body)
+        assert r.status_code == 400 and json_of(r)["errorCode"] == "invalid_body", (body, describe(r))
+    reset = json_of(expect_status(warden.mgmt("PATCH", f"clients/{created.client_id}",
+                                              json={"organization_usage": None}), 200))
+    assert "organization_usage" not in reset, reset
+    plain = json_of(expect_status(warden.mgmt("GET", f"clients/{created.client_id}"), 200))
+    assert plain.get("organization_require_behavior") == "post_login_prompt", plain
+    sdk.clients.delete(created.client_id)

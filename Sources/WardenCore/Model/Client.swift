@@ -28,6 +28,10 @@ public struct Client: Codable, Sendable, Equatable {
     public var clientMetadata: [String: String]
     /// Set when the client registered itself (SPEC §13); `nil` for clients an operator made.
     public var registration: ClientRegistration?
+    /// `organization_usage` (SPEC §19); `nil` reads as `deny`.
+    public var organizationUsage: OrganizationUsage?
+    /// `organization_require_behavior` (SPEC §19); `nil` reads as `no_prompt`.
+    public var organizationRequireBehavior: OrganizationRequireBehavior?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case clientID = "client_id"
@@ -49,6 +53,8 @@ public struct Client: Codable, Sendable, Equatable {
         case backchannelClientNotificationEndpoint = "backchannel_client_notification_endpoint"
         case clientMetadata = "client_metadata"
         case registration
+        case organizationUsage = "organization_usage"
+        case organizationRequireBehavior = "organization_require_behavior"
     }
 
     /// The JSON property names a Management API body may carry.
@@ -95,6 +101,9 @@ public struct Client: Codable, Sendable, Equatable {
             String.self, forKey: .backchannelClientNotificationEndpoint)
         clientMetadata = try c.decodeIfPresent([String: String].self, forKey: .clientMetadata) ?? [:]
         registration = try c.decodeIfPresent(ClientRegistration.self, forKey: .registration)
+        organizationUsage = try c.decodeIfPresent(OrganizationUsage.self, forKey: .organizationUsage)
+        organizationRequireBehavior = try c.decodeIfPresent(
+            OrganizationRequireBehavior.self, forKey: .organizationRequireBehavior)
     }
 
     /// Whether the client authenticates without a secret (public native/SPA clients).

@@ -146,3 +146,28 @@ public struct OrganizationInvitation: Codable, Sendable, Hashable {
         case expiresAt = "expires_at"
     }
 }
+
+/// A client's `organization_usage` (SPEC §19): whether its logins may (`allow`), must (`require`) or may not
+/// (`deny`, the default) name an organization.
+public struct OrganizationUsage: OpenStringValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let deny: OrganizationUsage = "deny"
+    public static let allow: OrganizationUsage = "allow"
+    public static let require: OrganizationUsage = "require"
+    public static let all: [OrganizationUsage] = [.deny, .allow, .require]
+}
+
+/// A client's `organization_require_behavior` (SPEC §19): what a `require` client's login without `organization`
+/// does — refuse (`no_prompt`, the default), ask for the organization's name first (`pre_login_prompt`), or let the
+/// user pick one of theirs after the login (`post_login_prompt`).
+public struct OrganizationRequireBehavior: OpenStringValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let noPrompt: OrganizationRequireBehavior = "no_prompt"
+    public static let preLoginPrompt: OrganizationRequireBehavior = "pre_login_prompt"
+    public static let postLoginPrompt: OrganizationRequireBehavior = "post_login_prompt"
+    public static let all: [OrganizationRequireBehavior] = [.noPrompt, .preLoginPrompt, .postLoginPrompt]
+}

@@ -109,7 +109,23 @@ struct ConsoleApplicationPage: Page {
                     hint: "Separate them with spaces or new lines."),
                 ConsoleField("allowed_origins", "Allowed origins", .lines()),
                 ConsoleField("web_origins", "Web origins", .lines()),
-                ConsoleField("initiate_login_uri", "Initiate login URI"),
+                ConsoleField(
+                    "initiate_login_uri", "Initiate login URI",
+                    hint: "Where an organization's invitation link sends people (SPEC §19)."),
+            ]),
+        .init(
+            legend: "Organizations",
+            fields: [
+                ConsoleField(
+                    "organization_usage", "Organizations at login",
+                    .select(
+                        [.init(value: "", label: "(default: deny)")]
+                            + ConsoleField.options(OrganizationUsage.all.map(\.rawValue)))),
+                ConsoleField(
+                    "organization_require_behavior", "When required and none is named",
+                    .select(
+                        [.init(value: "", label: "(default: no_prompt)")]
+                            + ConsoleField.options(OrganizationRequireBehavior.all.map(\.rawValue)))),
             ]),
         .init(
             legend: "Tokens",

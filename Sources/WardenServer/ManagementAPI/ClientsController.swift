@@ -163,6 +163,13 @@ struct ClientsController {
         if body.has("allowed_origins") { client.allowedOrigins = try body.urls("allowed_origins") ?? [] }
         if body.has("web_origins") { client.webOrigins = try body.urls("web_origins") ?? [] }
         if body.has("initiate_login_uri") { client.initiateLoginURI = try body.url("initiate_login_uri") }
+        if body.has("organization_usage") {
+            client.organizationUsage = try body.value("organization_usage", oneOf: OrganizationUsage.all)
+        }
+        if body.has("organization_require_behavior") {
+            client.organizationRequireBehavior = try body.value(
+                "organization_require_behavior", oneOf: OrganizationRequireBehavior.all)
+        }
         if body.has("token_endpoint_auth_method") {
             client.tokenEndpointAuthMethod = try body.value("token_endpoint_auth_method", oneOf: Self.authMethods)
         }
