@@ -98,6 +98,7 @@ struct ConsoleController: Sendable {
         addAPIRoutes(to: admin)
         addConnectionRoutes(to: admin)
         addRuleRoutes(to: admin)
+        addOrganizationRoutes(to: admin)
         admin.get("login") { _, context in
             await HostedPages.respond(context, store: store) { try await startLogin() }
         }

@@ -23,7 +23,8 @@ struct ConsoleChrome: Sendable {
     static func navigation(base: String, current: String) -> [NavigationItem] {
         [
             ("Overview", ""), ("Users", "users"), ("Applications", "applications"), ("APIs", "apis"),
-            ("Connections", "connections"), ("Rules", "rules"), ("MFA", "mfa"), ("CIBA", "ciba"), ("Logs", "logs"),
+            ("Connections", "connections"), ("Organizations", "organizations"), ("Rules", "rules"), ("MFA", "mfa"),
+            ("CIBA", "ciba"), ("Logs", "logs"),
             ("Keys", "keys"),
         ].map {
             NavigationItem(name: $0.0, href: base + $0.1, current: $0.0 == current)
@@ -90,6 +91,8 @@ enum ConsoleTemplates {
         ConsoleConnectionTrialPage.template: ConsoleConnectionTrialPage.source,
         ConsoleRulesPage.template: ConsoleRulesPage.source,
         ConsoleRulePage.template: ConsoleRulePage.source,
+        ConsoleOrganizationsPage.template: ConsoleOrganizationsPage.source,
+        ConsoleOrganizationPage.template: ConsoleOrganizationPage.source,
         "form_fields": formFields,
         "pager": pager,
         "create_form": createForm,

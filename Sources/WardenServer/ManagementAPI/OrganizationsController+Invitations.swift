@@ -28,14 +28,8 @@ extension OrganizationsController {
             try await audit.change(
                 "Invite to an organization", scope: "create:organization_invitations", request, context
             ) {
-                let organization = try await organization(context)
-                let (invitation, ticket, sendEmail) = try await invitation(
-                    try await ManagementBody.read(request, allowed: Self.invitationProperties), organization)
-                try await store.insertOrganizationInvitation(invitation)
-                let body = try await representation(invitation, organization: organization, ticket: ticket)
-                if sendEmail, let link = body.objectValue?["invitation_url"]?.stringValue {
-                    try await mail(invitation, link: link, organization: organization)
-                }
+                let body = try await invite(
+                    try await ManagementRequest.object(request), to: try await organization(context))
                 return Response.json(body, status: .created)
             }
         }
@@ -68,6 +62,19 @@ extension OrganizationsController {
         "inviter", "invitee", "client_id", "connection_id", "ttl_sec", "roles", "send_invitation_email",
         "app_metadata", "user_metadata",
     ]
+
+    /// Validates `members` as the body of `POST /organizations/{id}/invitations`, stores the invitation and queues
+    /// its e-mail (unless `send_invitation_email` is false); the answer's JSON. Shared with the console.
+    func invite(_ members: [String: JSONValue], to organization: Organization) async throws -> JSONValue {
+        let (invitation, ticket, sendEmail) = try await invitation(
+            try ManagementBody(checking: members, allowed: Self.invitationProperties), organization)
+        try await store.insertOrganizationInvitation(invitation)
+        let body = try await representation(invitation, organization: organization, ticket: ticket)
+        if sendEmail, let link = body.objectValue?["invitation_url"]?.stringValue {
+            try await mail(invitation, link: link, organization: organization)
+        }
+        return body
+    }
 
     /// The context a ticket is sealed under: an invitation's, so that a sealed value copied elsewhere opens nowhere.
     static func sealingContext(_ invitationID: String) -> String { "organization_invitation:" + invitationID }

@@ -20,10 +20,7 @@ struct OrganizationsController {
         }
         group.post("organizations") { request, context in
             try await audit.change("Create an organization", scope: "create:organizations", request, context) {
-                let body = try await ManagementBody.read(request, allowed: Self.properties)
-                var organization = Organization(id: RandomToken.identifier(prefix: "org_", length: 16), name: "")
-                try Self.apply(body, to: &organization)
-                try await ManagementRequest.write("organization") { try await store.insertOrganization(organization) }
+                let organization = try await create(try await ManagementRequest.object(request))
                 return Response.json(try ManagementResponse.object(of: organization), status: .created)
             }
         }
@@ -40,8 +37,7 @@ struct OrganizationsController {
         group.patch("organizations/:id") { request, context in
             try await audit.change("Update an organization", scope: "update:organizations", request, context) {
                 var organization = try await organization(context)
-                try Self.apply(try await ManagementBody.read(request, allowed: Self.properties), to: &organization)
-                try await ManagementRequest.write("organization") { try await store.updateOrganization(organization) }
+                try await update(&organization, with: try await ManagementRequest.object(request))
                 return Response.json(try ManagementResponse.object(of: organization))
             }
         }
@@ -71,6 +67,22 @@ struct OrganizationsController {
     }
 
     static let notFound = ManagementError.notFound("organization", "The organization does not exist.")
+
+    /// Validates `members` as the body of `POST /organizations` and stores the organization; shared by the
+    /// Management API and the console (SPEC §14).
+    func create(_ members: [String: JSONValue]) async throws -> Organization {
+        var organization = Organization(id: RandomToken.identifier(prefix: "org_", length: 16), name: "")
+        try Self.apply(try ManagementBody(checking: members, allowed: Self.properties), to: &organization)
+        try await ManagementRequest.write("organization") { try await store.insertOrganization(organization) }
+        return organization
+    }
+
+    /// Applies `members` as a `PATCH /organizations/{id}` body and stores the result.
+    func update(_ organization: inout Organization, with members: [String: JSONValue]) async throws {
+        try Self.apply(try ManagementBody(checking: members, allowed: Self.properties), to: &organization)
+        let updated = organization
+        try await ManagementRequest.write("organization") { try await store.updateOrganization(updated) }
+    }
 
     /// The organization the `id` path parameter names (else 404 `inexistent_organization`).
     func organization(_ context: WardenRequestContext) async throws -> Organization {
@@ -170,20 +182,8 @@ struct OrganizationsController {
             try await audit.change(
                 "Enable a connection for an organization", scope: "create:organization_connections", request, context
             ) {
-                let organization = try await organization(context)
-                let body = try await ManagementBody.read(
-                    request, allowed: ["connection_id", "assign_membership_on_login", "show_as_button"])
-                let connectionID = try body.requiredString("connection_id")
-                guard try await store.connection(id: connectionID) != nil else {
-                    throw body.invalid("connection_id", "No connection with id \(connectionID)")
-                }
-                let enabled = OrganizationConnection(
-                    organizationID: organization.id, connectionID: connectionID,
-                    assignMembershipOnLogin: try body.bool("assign_membership_on_login") ?? false,
-                    showAsButton: try body.bool("show_as_button") ?? true)
-                try await ManagementRequest.write("connection") {
-                    try await store.insertOrganizationConnection(enabled)
-                }
+                let enabled = try await enable(
+                    try await ManagementRequest.object(request), for: try await organization(context))
                 return Response.json(try await representation(enabled), status: .created)
             }
         }
@@ -218,6 +218,25 @@ struct OrganizationsController {
                 return ManagementResponse.noContent
             }
         }
+    }
+
+    /// Validates `members` as the body of `POST /organizations/{id}/enabled_connections` and enables the
+    /// connection; shared with the console.
+    func enable(_ members: [String: JSONValue], for organization: Organization) async throws
+        -> OrganizationConnection
+    {
+        let body = try ManagementBody(
+            checking: members, allowed: ["connection_id", "assign_membership_on_login", "show_as_button"])
+        let connectionID = try body.requiredString("connection_id")
+        guard try await store.connection(id: connectionID) != nil else {
+            throw body.invalid("connection_id", "No connection with id \(connectionID)")
+        }
+        let enabled = OrganizationConnection(
+            organizationID: organization.id, connectionID: connectionID,
+            assignMembershipOnLogin: try body.bool("assign_membership_on_login") ?? false,
+            showAsButton: try body.bool("show_as_button") ?? true)
+        try await ManagementRequest.write("connection") { try await store.insertOrganizationConnection(enabled) }
+        return enabled
     }
 
     private func enabledConnection(_ context: WardenRequestContext) async throws -> OrganizationConnection {
