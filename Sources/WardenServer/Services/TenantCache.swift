@@ -10,11 +10,15 @@ public final class TenantCache: Sendable {
         var clients: [String: ClientRecord] = [:]
         var resourceServers: [String: ResourceServer] = [:]
         var clientGrants: [String: ClientGrant] = [:]
+        /// The number of the reload that read this snapshot (0: none yet).
+        var generation = 0
 
         static func grantKey(_ clientID: String, _ audience: String) -> String { clientID + "\u{0}" + audience }
     }
 
     private let state = Mutex(Snapshot())
+    /// How many reloads have started: each reload's number orders it against the others.
+    private let reloadsStarted = Mutex(0)
     private let store: any ClientStore & ResourceServerStore & ClientGrantStore
     /// The clients a `client_id` URL describes (`--client-metadata-documents`, SPEC §13), when on.
     private let documents: ClientMetadataDocuments?
@@ -26,9 +30,15 @@ public final class TenantCache: Sendable {
         self.documents = documents
     }
 
-    /// Reloads everything from storage.
+    /// Reloads everything from storage. Reloads overlap (a local change beside another node's announcement): a
+    /// reload that started before the one already applied is dropped, so a snapshot read before a change never
+    /// replaces one read after it (a rotated secret's old hash coming back, say).
     public func reload() async throws {
-        var next = Snapshot()
+        let generation = reloadsStarted.withLock { started in
+            started += 1
+            return started
+        }
+        var next = Snapshot(generation: generation)
         for record in try await store.clients(page: nil).items { next.clients[record.client.clientID] = record }
         for server in try await store.resourceServers(page: nil).items {
             next.resourceServers[server.identifier] = server
@@ -36,7 +46,9 @@ public final class TenantCache: Sendable {
         for grant in try await store.clientGrants(clientID: nil, audience: nil, page: nil).items {
             next.clientGrants[Snapshot.grantKey(grant.clientID, grant.audience)] = grant
         }
-        state.withLock { $0 = next }
+        state.withLock { current in
+            if next.generation > current.generation { current = next }
+        }
     }
 
     /// The client, from memory or else from storage, or else (when on) from the metadata document its id names;
