@@ -39,7 +39,8 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let federatedSignIn = FederatedSignIn(
         flow: flow, postLogin: postLogin, secondFactor: secondFactor, upstreamSessions: federation.sessions)
     AuthorizeController(
-        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow, passwords: passwords,
+        validator: AuthorizationRequestValidator(tenant: runtime.cache, organizations: runtime.store), flow: flow,
+        passwords: passwords,
         passkeys: PasskeyAuthenticator(
             ceremonies: runtime.passkeyCeremonies, users: runtime.store, connections: runtime.store,
             eventLog: runtime.eventLog, clock: runtime.clock),

@@ -53,7 +53,8 @@ extension WardenRuntime {
     /// own codes in process.
     func makeAuthorizationCodeGrant(issuer: TokenIssuer) -> AuthorizationCodeGrantHandler {
         AuthorizationCodeGrantHandler(
-            codes: store, familyRevocation: refreshTokenFamilyRevocation, issuer: issuer, clock: clock)
+            codes: store, familyRevocation: refreshTokenFamilyRevocation, issuer: issuer, clock: clock,
+            organizations: store)
     }
 
     /// The admin console (SPEC §14) with the pieces it uses.
@@ -148,6 +149,6 @@ extension WardenRuntime {
         AuthorizationFlow(
             sessions: sessionManager, transactions: LoginTransactionStore(store: store, clock: clock),
             scopes: scopePolicy, codes: AuthorizationCodeIssuer(codes: store, clock: clock), users: store,
-            clock: clock, issuer: issuer)
+            clock: clock, issuer: issuer, admission: OrganizationAdmission(store: store, clock: clock))
     }
 }

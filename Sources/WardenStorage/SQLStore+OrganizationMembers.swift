@@ -136,6 +136,11 @@ extension SQLStore {
             .where("organization_id", .equal, organizationID).returning("id").first() != nil
     }
 
+    public func organizationInvitation(ticketHash: String) async throws -> OrganizationInvitation? {
+        try await reads.select().column("data").from("organization_invitations")
+            .where("ticket_hash", .equal, ticketHash).first().map { try $0.json("data") }
+    }
+
     /// One `DELETE … WHERE ticket_hash = ? AND expires_at > ? RETURNING data`.
     public func consumeOrganizationInvitation(ticketHash: String, now: Date) async throws -> OrganizationInvitation? {
         try await sql.delete(from: "organization_invitations").where("ticket_hash", .equal, ticketHash)

@@ -24,6 +24,8 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
     public var familyID: String
     /// What the session had done when the code was issued (SPEC §12 `amr`); absent from codes of older releases.
     public var amr: [AuthenticationMethod]?
+    /// The organization the login was for (SPEC §19), by id.
+    public var organizationID: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -35,12 +37,13 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
         case authTime = "auth_time"
         case familyID = "family_id"
         case amr
+        case organizationID = "organization_id"
     }
 
     public init(
         clientID: String, redirectURI: String, codeChallenge: String?, userID: String, sessionID: String,
         scope: [String], audience: String?, nonce: String?, authTime: Date, familyID: String,
-        amr: [AuthenticationMethod]? = nil
+        amr: [AuthenticationMethod]? = nil, organizationID: String? = nil
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -53,5 +56,6 @@ public struct AuthorizationCodeGrant: Codable, Sendable, Equatable {
         self.authTime = authTime
         self.familyID = familyID
         self.amr = amr
+        self.organizationID = organizationID
     }
 }

@@ -48,6 +48,8 @@ public protocol OrganizationStore: Sendable {
     func organizationInvitations(organizationID: String, page: PageRequest) async throws
         -> PageResult<OrganizationInvitation>
     func deleteOrganizationInvitation(id: String, organizationID: String) async throws -> Bool
+    /// The invitation whose ticket hashes to `ticketHash`, without consuming it.
+    func organizationInvitation(ticketHash: String) async throws -> OrganizationInvitation?
     /// Deletes and returns the invitation whose ticket hashes to `ticketHash` while it has not expired at `now`:
     /// one conditional delete, so of two concurrent acceptances one wins (SPEC §19 "single use").
     func consumeOrganizationInvitation(ticketHash: String, now: Date) async throws -> OrganizationInvitation?

@@ -15,6 +15,8 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
     let familyRevocation: RefreshTokenFamilyRevocation
     let issuer: TokenIssuer
     let clock: any WardenClock
+    /// The organizations codes name (SPEC §19 `org_id`, `org_name`).
+    let organizations: any OrganizationStore
     var grantType: GrantType { .authorizationCode }
     /// Public clients redeem codes with `client_id` and their PKCE verifier (RFC 7636 §1).
     var requiresClientAuthentication: Bool { false }
@@ -24,8 +26,9 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
     /// through `issuer`.
     init(
         codes: any ArtefactStore, familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer,
-        clock: any WardenClock
+        clock: any WardenClock, organizations: any OrganizationStore
     ) {
+        self.organizations = organizations
         self.codes = codes
         self.familyRevocation = familyRevocation
         self.issuer = issuer
@@ -52,10 +55,16 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
         }
         try checkProofKey(challenge: grant.codeChallenge, verifier: verifier, publicClient: client.isPublic)
         let user = try await issuer.activeUser(id: grant.userID)
+        var organization: Organization?
+        if let id = grant.organizationID {
+            organization = try await organizations.organization(id: id)
+            guard organization != nil else { throw OAuthError(.invalidGrant, "The organization no longer exists") }
+        }
         let response = try await issuer.userTokens(
             .init(
                 client: client, user: user, scope: grant.scope, audience: grant.audience, sessionID: grant.sessionID,
-                authTime: grant.authTime, nonce: grant.nonce, familyID: grant.familyID, amr: grant.amr ?? []),
+                authTime: grant.authTime, nonce: grant.nonce, familyID: grant.familyID, amr: grant.amr ?? [],
+                organization: organization),
             refreshToken: .whenOffered)
         issuer.count(.authorizationCode)
         issuer.log(

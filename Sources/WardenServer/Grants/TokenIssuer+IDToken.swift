@@ -23,7 +23,7 @@ extension TokenIssuer {
         ]
         if let sessionID = grant.sessionID { claims.append(("sid", .string(sessionID))) }
         if let nonce = grant.nonce { claims.append(("nonce", .string(nonce))) }
-        claims += AuthenticationMethod.claims(grant.amr)
+        claims += AuthenticationMethod.claims(grant.amr) + grant.organizationClaims
         claims.append(("at_hash", .string(Self.accessTokenHash(accessToken, alg: key.alg))))
         claims += Self.profileClaims(of: grant.user, scope: grant.scope)
         return try key.sign(payload: JSONValue.serializedObject(claims), type: "JWT")

@@ -25,6 +25,13 @@ extension TokenIssuer {
         /// What the user did to sign in (SPEC §12 "Tokens": `amr`, and `acr` after a second factor); empty when
         /// not known (no session: CIBA, a refresh token whose session ended).
         var amr: [AuthenticationMethod] = []
+        /// The organization of the login (SPEC §19): `org_id` and `org_name` in both tokens.
+        var organization: Organization? = nil
+
+        /// `org_id` and `org_name`, when the login was for an organization.
+        var organizationClaims: [(String, JSONValue)] {
+            organization.map { [("org_id", .string($0.id)), ("org_name", .string($0.name))] } ?? []
+        }
     }
 
     /// Whether a token response carries a new refresh token (SPEC §3).
@@ -56,7 +63,7 @@ extension TokenIssuer {
                 lifetime: lifetime, algorithm: api?.signingAlg ?? .rs256,
                 authorizationDetails: grant.authorizationDetails,
                 extraClaims: [(AccessTokenRevocation.claim, .string(grant.familyID))]
-                    + AuthenticationMethod.claims(grant.amr)))
+                    + AuthenticationMethod.claims(grant.amr) + grant.organizationClaims))
         var members: [(String, JSONValue)] = [("access_token", .string(accessToken))]
         let refreshScope: [String]? =
             switch refreshToken {

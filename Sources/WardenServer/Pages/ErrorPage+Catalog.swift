@@ -17,6 +17,11 @@ extension ErrorPage {
             status: .badRequest)
     }
 
+    /// `/authorize?organization=` for a client whose `organization_usage` is `deny` (SPEC §19).
+    static let organizationsNotAllowed = ErrorPage(
+        title: "Organizations not supported", message: "This application does not sign people in to organizations.",
+        advice: "Open the application without the organization, or contact its developer.", status: .badRequest)
+
     static let invalidRedirect = ErrorPage(
         title: "Invalid redirect address", message: "The application sent an invalid redirect address.",
         advice: "Contact the application's developer.", status: .badRequest)

@@ -62,7 +62,8 @@ struct AuthorizationCodeGrantHandlerTests {
             refreshTokens: stores, accessTokens: AccessTokenRevocation(store: stores), transferredSessions: stores,
             tenant: runtime.cache)
         return AuthorizationCodeGrantHandler(
-            codes: stores, familyRevocation: revocation, issuer: issuer, clock: warden.clock)
+            codes: stores, familyRevocation: revocation, issuer: issuer, clock: warden.clock,
+            organizations: warden.runtime.store)
     }
 
     static let redirectURI = "https://app.example.com/callback"

@@ -23,7 +23,7 @@ struct AuthorizationCodeIssuer: Sendable {
             clientID: request.clientID, redirectURI: request.redirectURI, codeChallenge: request.codeChallenge,
             userID: session.userID, sessionID: session.id, scope: scope, audience: request.audience,
             nonce: request.nonce, authTime: session.authTime, familyID: RandomToken.make(bytes: 16),
-            amr: session.amr)
+            amr: session.amr, organizationID: request.organization)
         try await codes.putArtefact(
             kind: AuthorizationCodeGrant.artefactKind, hash: SecretHash.sha256Hex(code),
             payload: String(decoding: try JSONEncoder().encode(grant), as: UTF8.self),

@@ -16,13 +16,17 @@ struct AuthorizationFlow: Sendable {
     let clock: any WardenClock
     /// The issuer's path with a trailing slash, under which the hosted pages are served.
     let basePath: String
+    /// Whether a login for an organization may end (SPEC §19).
+    let admission: OrganizationAdmission
 
     /// The flow over the SSO sessions of `sessions` and the login transactions of `transactions`, granting
     /// per `scopes` and answering with the codes of `codes`; `issuer` (`{issuer}`) gives the hosted pages' path.
     init(
         sessions: SessionManager, transactions: LoginTransactionStore, scopes: ScopePolicy,
-        codes: AuthorizationCodeIssuer, users: any UserStore, clock: any WardenClock, issuer: String
+        codes: AuthorizationCodeIssuer, users: any UserStore, clock: any WardenClock, issuer: String,
+        admission: OrganizationAdmission
     ) {
+        self.admission = admission
         self.sessions = sessions
         self.transactions = transactions
         self.scopes = scopes
@@ -73,10 +77,16 @@ struct AuthorizationFlow: Sendable {
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 
-    /// After authentication: the consent page for a third-party client (or `prompt=consent`), else the code.
+    /// After authentication: the organization's admission (SPEC §19: a refusal is the error redirect), then the
+    /// consent page for a third-party client (or `prompt=consent`), else the code.
     func complete(
         _ request: AuthorizationRequest, client: Client, session: Session, user: User
     ) async throws -> Response {
+        do {
+            _ = try await admission.admit(user, for: request)
+        } catch let refusal as OAuthError {
+            return request.responseTarget.response(refusal)
+        }
         let granted = session.grantable(
             try await scopes.grantedScopes(request.scope, audience: request.audience, userID: user.userID), to: client)
         guard !client.isFirstParty || request.prompt.contains(.consent) else {

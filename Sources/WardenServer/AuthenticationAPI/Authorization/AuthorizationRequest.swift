@@ -34,6 +34,10 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var connectionScope: [String]? = nil
     /// `login_hint`, passed on to OIDC upstreams (SPEC §15).
     var loginHint: String? = nil
+    /// The organization the login is for, by id, resolved from `organization` (an id or a name, SPEC §19).
+    var organization: String? = nil
+    /// `invitation`: an organization invitation's ticket (SPEC §19), accepted when the login ends.
+    var invitation: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -47,6 +51,7 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         case connection
         case connectionScope = "connection_scope"
         case loginHint = "login_hint"
+        case organization, invitation
     }
 
     /// Where the response goes.

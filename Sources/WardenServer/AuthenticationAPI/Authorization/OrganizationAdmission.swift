@@ -1,0 +1,61 @@
+import Foundation
+import WardenCore
+import WardenWire
+
+/// Whether a login for an organization may end (SPEC §19), decided once every factor is done: the user is a member;
+/// or becomes one through an invitation (its ticket for this organization, unexpired, for the user's e-mail, used
+/// once — the roles it names given) or through a connection enabled with `assign_membership_on_login`. Otherwise
+/// `access_denied` naming the organization.
+struct OrganizationAdmission: Sendable {
+    let store: any WardenStore
+    let clock: any WardenClock
+
+    /// The organization `request` names, once `user` is its member; `nil` for a login without one.
+    func admit(_ user: User, for request: AuthorizationRequest) async throws -> Organization? {
+        guard let organizationID = request.organization else { return nil }
+        guard let organization = try await store.organization(id: organizationID) else {
+            throw OAuthError.invalidRequest("The organization no longer exists")
+        }
+        if let ticket = request.invitation {
+            try await accept(ticket, by: user, into: organization)
+        } else if !(try await store.isOrganizationMember(userID: user.userID, organizationID: organization.id)) {
+            guard try await assignsMembership(user, organization) else {
+                throw OAuthError(
+                    .accessDenied, "User \(user.userID) is not a member of the organization \(organization.name)")
+            }
+            try await store.addOrganizationMembers([user.userID], organizationID: organization.id, at: clock.now())
+        }
+        return organization
+    }
+
+    /// Accepts the invitation `ticket` names for `user`: one conditional delete, so it works once.
+    private func accept(_ ticket: String, by user: User, into organization: Organization) async throws {
+        let hash = SecretHash.sha256Hex(ticket)
+        guard let invitation = try await store.organizationInvitation(ticketHash: hash),
+            invitation.organizationID == organization.id
+        else { throw OAuthError(.accessDenied, "The invitation is unknown, used or expired") }
+        guard invitation.inviteeEmail == user.email?.lowercased() else {
+            throw OAuthError(.accessDenied, "The invitation is for another e-mail address")
+        }
+        guard try await store.consumeOrganizationInvitation(ticketHash: hash, now: clock.now()) != nil else {
+            throw OAuthError(.accessDenied, "The invitation is unknown, used or expired")
+        }
+        try await store.addOrganizationMembers([user.userID], organizationID: organization.id, at: clock.now())
+        if !invitation.roles.isEmpty {
+            try await store.assignOrganizationRoles(
+                invitation.roles, userID: user.userID, organizationID: organization.id)
+        }
+    }
+
+    /// Whether one of the user's connections is enabled for the organization with `assign_membership_on_login`.
+    private func assignsMembership(_ user: User, _ organization: Organization) async throws -> Bool {
+        let assigning = Set(
+            try await store.organizationConnections(organizationID: organization.id)
+                .filter(\.assignMembershipOnLogin).map(\.connectionID))
+        guard !assigning.isEmpty else { return false }
+        var connections = Set(
+            (try await store.identities(ofUsers: [user.userID])[user.userID] ?? []).map(\.connectionID))
+        if user.userID.hasPrefix("auth0|") { connections.insert(Connection.databaseID) }
+        return !assigning.isDisjoint(with: connections)
+    }
+}
