@@ -82,3 +82,17 @@ def test_a_require_client_without_organization_is_invalid_request(warden):
     requiring = app(warden, "require")
     step = Browser(warden).authorize(requiring["client_id"], requiring["redirect_uri"])
     assert step.callback["error"] == "invalid_request", step.callback
+
+
+def test_an_expired_invitation_is_refused(warden, org):
+    import time
+
+    client, user = app(warden), create_user(warden)
+    made = json_of(expect_status(warden.mgmt("POST", f"organizations/{org['id']}/invitations", json={
+        "inviter": {"name": "Ada"}, "invitee": {"email": user.email}, "client_id": client["client_id"],
+        "ttl_sec": 1, "send_invitation_email": False}), 201))
+    time.sleep(1.5)
+    _, step = sign_in(warden, client, user, organization=org["id"], invitation=made["ticket_id"])
+    assert step.callback["error"] == "access_denied", step.callback
+    members = json_of(expect_status(warden.mgmt("GET", f"organizations/{org['id']}/members"), 200))
+    assert user.user_id not in [m["user_id"] for m in members], members
