@@ -32,7 +32,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let federation = FederatedLogin(
         connections: runtime.store, users: runtime.store, artefacts: runtime.store, http: runtime.upstream,
         keys: runtime.keys, clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies,
-        sealer: runtime.sealer)
+        sealer: runtime.sealer, organizations: runtime.store)
     let passwords = PasswordAuthenticator(
         store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
         bcryptCost: runtime.configuration.bcryptCost)

@@ -29,7 +29,8 @@ extension WardenRuntime {
         let issuer = makeTokenIssuer()
         let revocation = refreshTokenFamilyRevocation
         let refresh = RefreshTokenGrant(
-            refreshTokens: store, familyRevocation: revocation, issuer: issuer, clock: clock)
+            refreshTokens: store, familyRevocation: revocation, issuer: issuer, clock: clock,
+            organizations: store)
         let sessionTransfer = { (grantType: GrantType) in
             SessionTransferGrant(
                 refresh: refresh, grantType: grantType, transferTokens: self.store,
@@ -89,7 +90,7 @@ extension WardenRuntime {
 
     /// Which requested scopes a user-facing grant carries.
     var scopePolicy: ScopePolicy {
-        ScopePolicy(tenant: cache, roles: store)
+        ScopePolicy(tenant: cache, roles: store, organizations: store)
     }
 
     /// The enrolment tickets of authenticator devices (SPEC §7.1).

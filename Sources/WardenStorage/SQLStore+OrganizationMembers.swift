@@ -102,6 +102,15 @@ extension SQLStore {
             .orderBy("name").all().map(Self.role)
     }
 
+    public func organizationPermissionNames(
+        ofUser userID: String, organizationID: String, resourceServer: String
+    ) async throws -> Set<String> {
+        try await permissionNames(
+            ofRolesIn: "organization_member_roles",
+            matching: [("organization_id", organizationID), ("user_id", userID)], resourceServer: resourceServer,
+            on: reads)
+    }
+
     // MARK: - Invitations
 
     public func insertOrganizationInvitation(_ invitation: OrganizationInvitation) async throws {

@@ -5,7 +5,7 @@ import WardenWire
 public import struct Foundation.Date
 
 /// `refresh_tokens(token_hash, family_id, client_id, user_id, audience, scope, authorization_details, session_id,
-/// created_at, expires_at, used_at, revoked_at)`: `scope` is a JSON array of strings, `authorization_details`
+/// created_at, expires_at, used_at, revoked_at, organization_id)`: `scope` is a JSON array of strings, `authorization_details`
 /// JSON text or `NULL`; a token without `expires_at` does not expire.
 extension SQLStore {
     /// Throws ``StorageError/conflict(_:)`` when a token with this hash exists, ``StorageError/revoked`` when its
@@ -25,13 +25,14 @@ extension SQLStore {
                 try await db.insert(into: "refresh_tokens")
                     .columns(
                         "token_hash", "family_id", "client_id", "user_id", "audience", "scope",
-                        "authorization_details", "session_id", "created_at", "expires_at", "used_at", "revoked_at"
+                        "authorization_details", "session_id", "created_at", "expires_at", "used_at", "revoked_at",
+                        "organization_id"
                     )
                     .values(
                         record.tokenHash, record.familyID, record.clientID, record.userID, record.audience, scope,
                         authorizationDetails, record.sessionID, record.createdAt.millisecondsSince1970,
                         record.expiresAt?.millisecondsSince1970, record.usedAt?.millisecondsSince1970,
-                        record.revokedAt?.millisecondsSince1970
+                        record.revokedAt?.millisecondsSince1970, record.organizationID
                     )
                     .run()
             }
@@ -145,6 +146,6 @@ extension SQLStore {
             authorizationDetails: try authorizationDetails.map { try JSONValue(parsing: $0) },
             sessionID: try row.value("session_id"), createdAt: try row.date("created_at"),
             expiresAt: try row.optionalDate("expires_at"), usedAt: try row.optionalDate("used_at"),
-            revokedAt: try row.optionalDate("revoked_at"))
+            revokedAt: try row.optionalDate("revoked_at"), organizationID: try row.value("organization_id"))
     }
 }

@@ -115,16 +115,27 @@ extension SQLStore {
     }
 
     public func permissionNames(ofUser userID: String, resourceServer identifier: String) async throws -> Set<String> {
-        let names = try await sql.select().distinct().column(SQLColumn("permission_name", table: "role_permissions"))
-            .from("user_roles")
+        try await permissionNames(
+            ofRolesIn: "user_roles", matching: [("user_id", userID)], resourceServer: identifier, on: sql)
+    }
+
+    /// The distinct permissions on the API `identifier` of the roles (`role_id`) of the rows of `table` whose columns
+    /// equal `matching`: a user's tenant roles (`user_roles`), a member's roles in an organization.
+    func permissionNames(
+        ofRolesIn table: String, matching: [(column: String, value: String)], resourceServer identifier: String,
+        on db: any SQLDatabase
+    ) async throws -> Set<String> {
+        var query = db.select().distinct().column(SQLColumn("permission_name", table: "role_permissions"))
+            .from(table)
             .join(
                 "role_permissions", on: SQLColumn("role_id", table: "role_permissions"), .equal,
-                SQLColumn("role_id", table: "user_roles")
+                SQLColumn("role_id", table: table)
             )
-            .where(SQLColumn("user_id", table: "user_roles"), .equal, SQLBind(userID))
             .where(SQLColumn("resource_server_identifier", table: "role_permissions"), .equal, SQLBind(identifier))
-            .all(decodingColumn: "permission_name", as: String.self)
-        return Set(names)
+        for (column, value) in matching {
+            query = query.where(SQLColumn(column, table: table), .equal, SQLBind(value))
+        }
+        return Set(try await query.all(decodingColumn: "permission_name", as: String.self))
     }
 
     /// Throws ``StorageError/notFound`` unless every one of `values` (distinct) is in `table.column`.

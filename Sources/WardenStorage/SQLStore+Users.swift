@@ -24,6 +24,13 @@ extension SQLStore {
             .first().map(Self.userRecord)
     }
 
+    public func users(ids: [String]) async throws -> [String: UserRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let records = try await reads.select().column(SQLLiteral.all).from("users").where(Self.isIn("user_id", ids))
+            .all().map(Self.userRecord)
+        return Dictionary(records.map { ($0.user.userID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await reads.select().column(SQLLiteral.all).from("users").where("email", .equal, email.lowercased())
             .where(Self.databaseUser).first().map(Self.userRecord)

@@ -104,6 +104,17 @@ struct OrganizationStoreTests {
             try await store.assignOrganizationRoles([role.id, role.id], userID: alice, organizationID: organization.id)
             #expect(try await store.organizationRoles(userID: alice, organizationID: organization.id) == [role])
             #expect(try await store.roles(ofUser: alice).isEmpty, "organization roles are not tenant roles")
+            let api = "https://\(uniqueID("api")).test/"
+            try await store.addPermissions(
+                [Permission(resourceServerIdentifier: api, permissionName: "read:reports")], toRole: role.id)
+            #expect(
+                try await store.organizationPermissionNames(
+                    ofUser: alice, organizationID: organization.id, resourceServer: api) == ["read:reports"])
+            #expect(try await store.permissionNames(ofUser: alice, resourceServer: api).isEmpty)
+            #expect(
+                try await store.organizationPermissionNames(
+                    ofUser: alice, organizationID: organization.id, resourceServer: api + "other"
+                ).isEmpty)
             await #expect(throws: StorageError.notFound) {
                 try await store.assignOrganizationRoles(
                     [uniqueID("rol")], userID: alice, organizationID: organization.id)

@@ -22,6 +22,7 @@ extension LogEvent {
     /// The optional string fields, which may carry request values.
     private static let requestFields: [any WritableKeyPath<LogEvent, String?> & Sendable] = [
         \.description, \.clientID, \.clientName, \.ip, \.userAgent, \.userID, \.userName, \.audience, \.scope,
+        \.organizationName,
     ]
 
     /// `value` itself when short enough, else its start and ``truncationMarker``, ``maximumValueLength`` in all.

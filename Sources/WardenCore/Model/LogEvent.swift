@@ -16,13 +16,17 @@ public struct LogEvent: Sendable, Equatable {
     public var userName: String?
     public var audience: String?
     public var scope: String?
+    /// The organization of a login (SPEC §19: `s` records carry `organization_id` and `organization_name`).
+    public var organizationID: String?
+    public var organizationName: String?
     public var details: [String: JSONValue]
 
     public init(
         logID: String? = nil, date: Date, type: LogEventType,
         description: String? = nil, clientID: String? = nil, clientName: String? = nil, ip: String? = nil,
         userAgent: String? = nil, userID: String? = nil, userName: String? = nil, audience: String? = nil,
-        scope: String? = nil, details: [String: JSONValue] = [:]
+        scope: String? = nil, details: [String: JSONValue] = [:], organizationID: String? = nil,
+        organizationName: String? = nil
     ) {
         self.logID = logID ?? Self.makeID(at: date)
         self.date = date
@@ -37,6 +41,8 @@ public struct LogEvent: Sendable, Equatable {
         self.audience = audience
         self.scope = scope
         self.details = details
+        self.organizationID = organizationID
+        self.organizationName = organizationName
     }
 }
 

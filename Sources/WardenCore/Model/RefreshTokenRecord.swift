@@ -18,11 +18,13 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     /// Set when a rotating client exchanged it for a new one.
     public var usedAt: Date?
     public var revokedAt: Date?
+    /// The organization of the login it came from (SPEC §19): its tokens keep `org_id` and `org_name`.
+    public var organizationID: String?
 
     public init(
         tokenHash: String, familyID: String, clientID: String, userID: String, audience: String?, scope: [String],
         authorizationDetails: JSONValue?, sessionID: String?, createdAt: Date, expiresAt: Date?,
-        usedAt: Date? = nil, revokedAt: Date? = nil
+        usedAt: Date? = nil, revokedAt: Date? = nil, organizationID: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -36,6 +38,7 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.usedAt = usedAt
         self.revokedAt = revokedAt
+        self.organizationID = organizationID
     }
 }
 

@@ -48,6 +48,13 @@ public struct Organization: Codable, Sendable, Hashable {
                 case primary
                 case pageBackground = "page_background"
             }
+
+            /// `#rgb` or `#rrggbb`: the only color values stored, so one can go into a style sheet as it is.
+            public static func isColor(_ text: String) -> Bool {
+                let digits = text.utf8.dropFirst()
+                return text.hasPrefix("#") && (digits.count == 3 || digits.count == 6)
+                    && digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+            }
         }
 
         enum CodingKeys: String, CodingKey {

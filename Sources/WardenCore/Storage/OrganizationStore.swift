@@ -41,6 +41,9 @@ public protocol OrganizationStore: Sendable {
     func removeOrganizationRoles(_ roleIDs: [String], userID: String, organizationID: String) async throws
     /// The member's roles in the organization, by name.
     func organizationRoles(userID: String, organizationID: String) async throws -> [Role]
+    /// The permissions on the API `resourceServer` that the member's roles in the organization hold (SPEC §19 RBAC).
+    func organizationPermissionNames(ofUser userID: String, organizationID: String, resourceServer: String)
+        async throws -> Set<String>
 
     func insertOrganizationInvitation(_ invitation: OrganizationInvitation) async throws
     func organizationInvitation(id: String, organizationID: String) async throws -> OrganizationInvitation?

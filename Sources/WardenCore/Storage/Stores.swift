@@ -91,6 +91,8 @@ public protocol UserStore: Sendable {
     /// e-mail of a new database user (case-insensitive): addresses are unique within the database connection only.
     func insertUser(_ record: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?
+    /// The users of `ids` that exist, by id: one read for a page of them (an organization's members).
+    func users(ids: [String]) async throws -> [String: UserRecord]
     /// The database connection's user with this e-mail address (the one who signs in with it), compared
     /// case-insensitively.
     func user(email: String) async throws -> UserRecord?

@@ -22,6 +22,10 @@ struct SignUpPage: Page {
     /// While passkeys are on (SPEC §17): where the page's script fetches the creation options of "Create a passkey".
     var passkeyOptionsURL: String?
     var status: HTTPResponse.Status = .ok
+    /// The organization of the login (SPEC §19): its name and look.
+    var branding: PageBranding?
+    /// An invitation's e-mail address (SPEC §19): filled in and not editable.
+    var invited = false
 }
 
 /// `/u/reset-password` without a ticket: asks the e-mail address, and answers the same whatever it is.
@@ -61,7 +65,8 @@ enum AccountPageTemplates {
         <p class="advice">Ask the administrator for an account, or sign in with one you have.</p>
         {{/disabled}}
         {{^disabled}}
-        <p>Create an account to continue to <strong>{{clientName}}</strong>.</p>
+        {{#invited}}<p>You were invited to join <strong>{{branding.name}}</strong>. Create your account to continue to <strong>{{clientName}}</strong>, or <a href="{{loginURL}}">sign in</a> if you have one.</p>{{/invited}}
+        {{^invited}}<p>Create an account{{#branding}} for <strong>{{name}}</strong>{{/branding}} to continue to <strong>{{clientName}}</strong>.</p>{{/invited}}
         {{#message}}<p class="message" role="alert">{{message}}</p>{{/message}}
         {{#brokenRules}}<ul class="rules">{{#items}}<li>{{.}}</li>
         {{/items}}</ul>{{/brokenRules}}
@@ -69,7 +74,7 @@ enum AccountPageTemplates {
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="email">E-mail address</label>
-        <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}">
+        <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}"{{#invited}} readonly{{/invited}}>
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="new-password" required>
         <button type="submit">Sign up</button>
@@ -103,7 +108,7 @@ enum AccountPageTemplates {
         {{#state}}<input type="hidden" name="state" value="{{state}}">{{/state}}
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="email">E-mail address</label>
-        <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}">
+        <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}"{{#invited}} readonly{{/invited}}>
         <button type="submit">Send the link</button>
         </form>
         {{/sent}}

@@ -109,6 +109,8 @@ struct AccountService: Sendable {
         var nickname: String?
         var picture: String?
         var userMetadata: [String: JSONValue] = [:]
+        /// Set by an organization's invitation (SPEC §19 `app_metadata`).
+        var appMetadata: [String: JSONValue] = [:]
     }
 
     /// Why a sign-up made no account (each logged `fs`).
@@ -145,6 +147,7 @@ struct AccountService: Sendable {
             user.nickname = request.nickname
             user.picture = request.picture
             user.userMetadata = request.userMetadata
+            user.appMetadata = request.appMetadata
             if let violation = try await self.violation(
                 of: request.password, for: user, currentHash: nil, policy: settings.policy)
             {

@@ -18,7 +18,27 @@ extension AuthorizeController {
             clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf,
             loginURL: flow.loginPath + "?state=" + id, disabled: settings.signupDisabled)
         page.passkeyOptionsURL = passkeySignUpOptionsURL(settings)
+        let invitation = try await organizationContext(of: &page, transaction: transaction, client: client)
+        if let invitation { page.email = invitation.inviteeEmail }
         return signUpPage(page, csrf: transaction.csrf)
+    }
+
+    /// An organization's login (SPEC §19): the page gets its look, sign-up is off unless the organization enabled
+    /// the database connection, and an invitation fills in (and fixes) the invited address.
+    private func organizationContext(
+        of page: inout SignUpPage, transaction: LoginTransaction, client: Client
+    ) async throws -> OrganizationInvitation? {
+        guard let authorization = transaction.request, let organizationID = authorization.organization else {
+            return nil
+        }
+        let options = try await federation.loginOptions(for: client, answering: authorization)
+        page.branding = options.branding
+        if !options.signup { page.disabled = true }
+        guard let ticket = authorization.invitation,
+            let invitation = try await flow.admission.invitation(ticket, organizationID: organizationID)
+        else { return nil }
+        page.invited = true
+        return invitation
     }
 
     func signUp(_ request: Request, context: WardenRequestContext) async throws -> Response {
@@ -27,11 +47,20 @@ extension AuthorizeController {
         guard CSRFCookie.isValid(field: form["csrf"], request: request, expected: transaction.csrf) else {
             throw ErrorPage.unverifiedForm
         }
-        let email = form["email"] ?? ""
+        var email = form["email"] ?? ""
         var page = SignUpPage(
             clientName: client.name, formAction: flow.signupPath, state: id, csrf: transaction.csrf, email: email,
             loginURL: flow.loginPath + "?state=" + id)
         page.passkeyOptionsURL = passkeySignUpOptionsURL(try await accounts.settings())
+        let invitation = try await organizationContext(of: &page, transaction: transaction, client: client)
+        if let invitation {
+            email = invitation.inviteeEmail
+            page.email = email
+        }
+        guard !page.disabled else {
+            page.status = .badRequest
+            return signUpPage(page, csrf: transaction.csrf)
+        }
         let caller = AccountService.Caller(
             client: client, request: request, context: context, trustedProxies: trustedProxies)
         if let session = form["passkey_session"], let response = form["passkey_response"] {
@@ -55,8 +84,11 @@ extension AuthorizeController {
             return signUpPage(page, csrf: transaction.csrf)
         }
         do {
-            let record = try await accounts.signUp(
-                AccountService.SignUp(email: email, password: password), from: caller)
+            var signUp = AccountService.SignUp(email: email, password: password)
+            // SPEC §19: the invitation's metadata on the account it made.
+            signUp.appMetadata = invitation?.appMetadata?.objectValue ?? [:]
+            signUp.userMetadata = invitation?.userMetadata?.objectValue ?? [:]
+            let record = try await accounts.signUp(signUp, from: caller)
             return try await signedIn(
                 record.user, transactionID: id, client: client, request: request, context: context)
         } catch let refusal as AccountService.SignUpRefusal {

@@ -86,19 +86,38 @@ struct AuthorizeController: Sendable {
         router.post("u/signup") { request, context in
             await page(context) { try await signUp(request, context: context) }
         }
+        addOrganizationRoutes(to: router)
     }
 
-    /// `GET|POST /authorize`: validates, then answers from a session transfer token (SPEC §8) or the SSO session
-    /// (after a second factor when SPEC §12 asks for one the session did not do), or sends the person to log in:
-    /// to the login form, or with `connection=` to that connection's upstream (SPEC §15).
+    /// `GET|POST /authorize`: validates, asks for the organization first when the client says so (SPEC §19), then
+    /// answers from a session transfer token (SPEC §8) or the SSO session (after a second factor when SPEC §12
+    /// asks for one the session did not do), or sends the person to log in: to the login form, or with
+    /// `connection=` to that connection's upstream (SPEC §15).
     /// The parameters come from the query (`GET`) or the form body (`POST`).
     func authorize(
         _ query: QueryParameters, _ request: Request, context: WardenRequestContext
     ) async throws -> Response {
         let (authorization, client) = try await validator.validate(query)
+        if flow.needsOrganizationPrompt(authorization, client: client) {
+            guard !authorization.prompt.contains(.none) else {
+                return authorization.responseTarget.response(
+                    OAuthError("interaction_required", "The user must name their organization"))
+            }
+            return try await flow.startOrganizationPrompt(authorization)
+        }
+        return try await proceed(authorization, client: client, query: query, request: request, context: context)
+    }
+
+    /// A valid request, its organization known when one is needed: answered from a session transfer token (SPEC
+    /// §8) or the SSO session, or the person is sent to log in (`query` gives `screen_hint` and the token).
+    func proceed(
+        _ authorization: AuthorizationRequest, client: Client, query: QueryParameters, request: Request,
+        context: WardenRequestContext
+    ) async throws -> Response {
         var upstream: Connection?
         if let name = authorization.connection {
-            upstream = try await federation.upstreamConnection(named: name, for: client)
+            upstream = try await federation.upstreamConnection(
+                named: name, for: client, organizationID: authorization.organization)
         }
         if let transferred = try await sessionTransfer.respond(
             to: authorization, client: client, query: query, request: request, context: context)
@@ -144,11 +163,19 @@ struct AuthorizeController: Sendable {
         return parameters
     }
 
-    /// `GET /u/login?state=…`: the login form of a pending transaction.
+    /// `GET /u/login?state=…`: the login form of a pending transaction; an organization's invitation fills in the
+    /// invited address (SPEC §19).
     func showLogin(_ request: Request) async throws -> Response {
         let (id, transaction, client) = try await pending(QueryParameters(request.uri.query)?["state"])
+        var email = ""
+        if let authorization = transaction.request, let ticket = authorization.invitation,
+            let organizationID = authorization.organization,
+            let invitation = try await flow.admission.invitation(ticket, organizationID: organizationID)
+        {
+            email = invitation.inviteeEmail
+        }
         return flow.loginPage(
-            id: id, transaction: transaction, client: client,
+            id: id, transaction: transaction, client: client, email: email,
             options: try await federation.loginOptions(for: client, answering: transaction.request))
     }
 
@@ -162,9 +189,16 @@ struct AuthorizeController: Sendable {
             throw ErrorPage.unverifiedForm
         }
         if let name = form["connection"], let authorization = transaction.request,
-            let upstream = try await federation.upstreamConnection(named: name, for: client)
+            let upstream = try await federation.upstreamConnection(
+                named: name, for: client, organizationID: authorization.organization)
         {
             return try await federation.start(authorization, transactionID: id, connection: upstream, request: request)
+        }
+        var options = try await federation.loginOptions(for: client, answering: transaction.request)
+        guard options.password else {  // an organization without the database connection (SPEC §19)
+            return flow.loginPage(
+                id: id, transaction: transaction, client: client,
+                message: "Sign in with one of your organization's options below.", options: options)
         }
         if let session = form["passkey_session"], let response = form["passkey_response"] {
             return try await passkeyLogin(
@@ -172,9 +206,10 @@ struct AuthorizeController: Sendable {
                 request: request, context: context)
         }
         let email = form["username"] ?? ""
-        var options = try await federation.loginOptions(for: client, answering: transaction.request)
         if options.identifierFirst, form["password"] == nil, !email.isEmpty, let authorization = transaction.request {
-            if let upstream = try await federation.connection(forEmail: email, client: client) {
+            if let upstream = try await federation.connection(
+                forEmail: email, client: client, organizationID: authorization.organization)
+            {
                 return try await federation.start(
                     authorization, transactionID: id, connection: upstream, request: request)
             }
@@ -254,16 +289,18 @@ struct AuthorizeController: Sendable {
             authorization, session: session, scope: transaction.grantedScope ?? [])
     }
 
-    /// The pending login transaction `id` and its client.
-    func pending(_ id: String?) async throws -> (String, LoginTransaction, Client) {
-        guard let id, let transaction = try await flow.transactions.peek(id, stage: .login),
+    /// The pending login transaction `id` (at `stage`) and its client.
+    func pending(
+        _ id: String?, stage: LoginTransaction.Stage = .login
+    ) async throws -> (String, LoginTransaction, Client) {
+        guard let id, let transaction = try await flow.transactions.peek(id, stage: stage),
             let client = try await tenant.client(id: transaction.clientID)?.client
         else { throw ErrorPage.expiredTransaction }
         return (id, transaction, client)
     }
 
     /// Runs a handler of the front channel, turning its failures into pages or redirects.
-    private func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
+    func page(_ context: WardenRequestContext, _ handler: () async throws -> Response) async -> Response {
         await HostedPages.respond(context, store: database) {
             do {
                 return try await handler()

@@ -26,11 +26,15 @@ struct FederatedLogin: Sendable {
     let sessions: UpstreamSessions
     /// The console's "Try" outcomes.
     let trials: ConnectionTrials
+    /// The connections an organization's logins may use (SPEC §19).
+    let organizations: any OrganizationStore
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
-        keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, sealer: DataKeySealer?
+        keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, sealer: DataKeySealer?,
+        organizations: any OrganizationStore
     ) {
+        self.organizations = organizations
         self.keys = keys
         self.sealer = sealer
         self.sessions = UpstreamSessions(store: artefacts, clock: clock)
@@ -46,48 +50,77 @@ struct FederatedLogin: Sendable {
         self.secureCookies = secureCookies
     }
 
-    /// The connection named by `/authorize?connection=` for `client`: an upstream connection enabled for it, or
-    /// `nil` for the database connection; the 400 error page when it is unknown or not enabled (SPEC §15).
-    func upstreamConnection(named name: String, for client: Client) async throws -> Connection? {
+    /// The connection named by `/authorize?connection=` for `client`: an upstream connection enabled for it (and,
+    /// in an organization's login, for the organization), or `nil` for the database connection; the 400 error page
+    /// when it is unknown or not enabled (SPEC §15, §19).
+    func upstreamConnection(
+        named name: String, for client: Client, organizationID: String?
+    ) async throws -> Connection? {
         guard let connection = try await connections.connection(name: name),
-            try await connections.connections(enabledFor: client.clientID).contains(where: { $0.id == connection.id })
+            try await usableConnections(for: client, organizationID: organizationID)
+                .contains(where: { $0.connection.id == connection.id })
         else { throw ErrorPage.unknownConnection(name) }
         return connection.isDatabase ? nil : connection
     }
 
-    /// The login page's other methods for `client` (SPEC §15): a button for every enabled social connection and
-    /// every enabled enterprise one with `show_as_button`; identifier-first when an enabled enterprise connection
-    /// has `domain_aliases` (only when the login answers an authorization request).
+    /// The connections a login may use, each with whether the login page shows its button: those enabled for the
+    /// client (SPEC §15: a button for each social one and each enterprise one with `show_as_button`) — in an
+    /// organization's login, only those the organization enabled too, with its own `show_as_button` (SPEC §19).
+    func usableConnections(
+        for client: Client, organizationID: String?
+    ) async throws -> [(connection: Connection, button: Bool)] {
+        let enabled = try await connections.connections(enabledFor: client.clientID)
+        guard let organizationID else {
+            return enabled.map { ($0, !$0.isDatabase && ($0.strategy.isSocial || $0.showAsButton)) }
+        }
+        let forOrganization = Dictionary(
+            try await organizations.organizationConnections(organizationID: organizationID).map {
+                ($0.connectionID, $0.showAsButton)
+            }, uniquingKeysWith: { first, _ in first })
+        return enabled.compactMap { connection in
+            forOrganization[connection.id].map { (connection, !connection.isDatabase && $0) }
+        }
+    }
+
+    /// The login page's methods for `client` (SPEC §15) and, in an organization's login, the organization's look
+    /// (SPEC §19): the password form and passkeys while the database
+    /// connection is usable, a button per usable upstream connection that shows one, identifier-first when a usable
+    /// enterprise connection has `domain_aliases` (only when the login answers an authorization request).
     func loginOptions(for client: Client, answering request: AuthorizationRequest?) async throws
         -> LoginPage.LoginOptions
     {
-        guard request != nil else { return LoginPage.LoginOptions() }
-        let all = try await connections.connections(enabledFor: client.clientID)
-        let enabled = all.filter { !$0.isDatabase }
+        guard let request else { return LoginPage.LoginOptions() }
+        let usable = try await usableConnections(for: client, organizationID: request.organization)
         var options = LoginPage.LoginOptions()
+        let database = usable.first(where: \.connection.isDatabase)?.connection
+        options.password = database != nil || request.organization == nil
         // SPEC §15.1: the "Sign up" link while the database connection is enabled and `disable_signup` is off.
-        options.signup = all.first(where: \.isDatabase).map { $0.options["disable_signup"]?.boolValue != true } ?? false
-        if let database = all.first(where: \.isDatabase) {
+        options.signup = database.map { $0.options["disable_signup"]?.boolValue != true } ?? false
+        if let database {
             let policy = PasskeyPolicy(options: database.options)
             if policy.enabled {
                 options.passkey = .init(
                     button: policy.challengeUI != .autofill, autofill: policy.challengeUI != .button)
             }
         }
-        for connection in enabled where connection.strategy.isSocial || connection.showAsButton {
+        for (connection, button) in usable where button {
             options.buttons.append(.init(name: connection.name, label: connection.displayName))
         }
-        options.identifierFirst = enabled.contains { !Self.domainAliases(of: $0).isEmpty }
+        options.identifierFirst = usable.contains { !Self.domainAliases(of: $0.connection).isEmpty }
+        if let id = request.organization, let organization = try await organizations.organization(id: id) {
+            options.branding = PageBranding(organization)
+        }
         return options
     }
 
-    /// The enabled connection whose `domain_aliases` hold the domain of `email` (exact, case-insensitive).
-    func connection(forEmail email: String, client: Client) async throws -> Connection? {
+    /// The usable connection (see ``usableConnections(for:organizationID:)``) whose `domain_aliases` hold the domain
+    /// of `email` (exact, case-insensitive).
+    func connection(forEmail email: String, client: Client, organizationID: String?) async throws -> Connection? {
         guard let at = email.lastIndex(of: "@") else { return nil }
         let domain = email[email.index(after: at)...].lowercased()
-        return try await connections.connections(enabledFor: client.clientID).first { connection in
-            !connection.isDatabase && Self.domainAliases(of: connection).contains(domain)
-        }
+        return try await usableConnections(for: client, organizationID: organizationID).first { usable in
+            !usable.connection.isDatabase && Self.domainAliases(of: usable.connection).contains(domain)
+        }?.connection
     }
 
     private static func domainAliases(of connection: Connection) -> [String] {

@@ -10,17 +10,20 @@ struct RefreshTokenGrant: GrantHandler {
     let familyRevocation: RefreshTokenFamilyRevocation
     let issuer: TokenIssuer
     let clock: any WardenClock
+    /// The organizations of tokens issued for an organization's login (SPEC §19).
+    let organizations: any OrganizationStore
     var grantType: GrantType { .refreshToken }
     /// Public clients refresh with `client_id` alone; confidential ones authenticate (RFC 6749 §6).
     var requiresClientAuthentication: Bool { false }
     var failureEvent: LogEventType { .refreshExchangeFailed }
 
     /// A handler redeeming the tokens of `refreshTokens`, revoking through `familyRevocation` on reuse and
-    /// issuing through `issuer`.
+    /// issuing through `issuer`; a token of an organization's login is checked against `organizations`.
     init(
         refreshTokens: any RefreshTokenStore, familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer,
-        clock: any WardenClock
+        clock: any WardenClock, organizations: any OrganizationStore
     ) {
+        self.organizations = organizations
         self.refreshTokens = refreshTokens
         self.familyRevocation = familyRevocation
         self.issuer = issuer
@@ -32,7 +35,8 @@ struct RefreshTokenGrant: GrantHandler {
         let context = try await redeem(try request.require("refresh_token"), request: request)
         let record = context.token
         let scope = try narrowedScope(request.parameters["scope"], granted: record.scope)
-        let grant = try userGrant(context, client: client, scope: scope)
+        var grant = try userGrant(context, client: client, scope: scope)
+        grant.organization = try await organization(of: record)
         let response = try await issuer.userTokens(
             grant, refreshToken: Self.rotates(client) ? .rotated(scope: record.scope) : .never)
         issuer.count(.refreshToken)
@@ -93,6 +97,20 @@ struct RefreshTokenGrant: GrantHandler {
             authorizationDetails: record.authorizationDetails, sessionID: record.sessionID,
             authTime: context.sessionAuthTime ?? record.createdAt, nonce: nil, familyID: record.familyID,
             amr: context.sessionAMR)
+    }
+
+    /// The organization a token was issued for (SPEC §19: refreshed tokens keep `org_id` and `org_name`), read
+    /// now so that a renamed organization gives its new name. A deleted organization, or a user no longer its
+    /// member, gets no more tokens for it: `invalid_grant`.
+    private func organization(of record: RefreshTokenRecord) async throws -> Organization? {
+        guard let id = record.organizationID else { return nil }
+        guard let organization = try await organizations.organization(id: id) else {
+            throw OAuthError(.invalidGrant, "The organization no longer exists")
+        }
+        guard try await organizations.isOrganizationMember(userID: record.userID, organizationID: id) else {
+            throw OAuthError(.invalidGrant, "The user is no longer a member of the organization \(organization.name)")
+        }
+        return organization
     }
 
     /// RFC 6749 §6: the requested scope must not include any scope not originally granted (`invalid_scope`);

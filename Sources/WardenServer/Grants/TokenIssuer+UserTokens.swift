@@ -108,7 +108,8 @@ extension TokenIssuer {
                     userID: grant.user.userID, audience: grant.audience, scope: scope,
                     authorizationDetails: grant.authorizationDetails, sessionID: grant.sessionID, createdAt: now,
                     expiresAt: settings.expirationType == .expiring
-                        ? now.addingTimeInterval(Double(settings.tokenLifetime)) : nil))
+                        ? now.addingTimeInterval(Double(settings.tokenLifetime)) : nil,
+                    organizationID: grant.organization?.id))
         } catch StorageError.revoked {
             throw OAuthError(.invalidGrant, "Unknown or invalid refresh token")
         }

@@ -223,7 +223,8 @@ struct SecondFactor: Sendable {
         }
     }
 
-    /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10).
+    /// Updates `last_login` and `logins_count` and logs `s` (SPEC §10), with the organization the login is for
+    /// (SPEC §19).
     private func record(_ login: Login, request: Request, context: WardenRequestContext) async throws -> User {
         guard var record = try await store.user(id: login.user.userID) else { return login.user }
         let now = clock.now()
@@ -231,6 +232,8 @@ struct SecondFactor: Sendable {
         record.user.loginsCount += 1
         try await store.updateUser(record)
         let details = (login.connection ?? LoginConnection(.database, identityUserID: nil)).details
+        var organization: Organization?
+        if let id = login.authorization?.organization { organization = try await store.organization(id: id) }
         eventLog.record(
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: login.client.clientID,
@@ -238,7 +241,8 @@ struct SecondFactor: Sendable {
                 ip: ClientAddress.ip(of: request, context: context, trusted: trustedProxies),
                 userAgent: request.headers[.userAgent], userID: login.user.userID, userName: login.user.email,
                 audience: login.authorization?.audience,
-                scope: login.authorization?.scope.joined(separator: " "), details: details))
+                scope: login.authorization?.scope.joined(separator: " "), details: details,
+                organizationID: organization?.id, organizationName: organization?.name))
         return record.user
     }
 

@@ -34,7 +34,7 @@ struct LogsController {
     }
 
     /// A log record: `log_id`, `date`, `type`, `description`, `client_id`, `client_name`, `ip`, `user_agent`,
-    /// `user_id`, `user_name`, `audience`, `scope`, `details`; absent fields are left out.
+    /// `user_id`, `user_name`, `audience`, `scope`, `organization_id`, `organization_name` (SPEC §19), `details`; absent fields are left out.
     static func representation(_ event: LogEvent) -> JSONValue {
         var members: [String: JSONValue] = [
             "log_id": .string(event.logID), "date": ManagementResponse.timestamp(event.date),
@@ -44,6 +44,7 @@ struct LogsController {
             ("description", event.description), ("client_id", event.clientID), ("client_name", event.clientName),
             ("ip", event.ip), ("user_agent", event.userAgent), ("user_id", event.userID),
             ("user_name", event.userName), ("audience", event.audience), ("scope", event.scope),
+            ("organization_id", event.organizationID), ("organization_name", event.organizationName),
         ]
         for case (let key, let value?) in optional { members[key] = .string(value) }
         if !event.details.isEmpty { members["details"] = .object(event.details) }

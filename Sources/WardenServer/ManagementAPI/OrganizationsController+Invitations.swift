@@ -146,7 +146,7 @@ extension OrganizationsController {
             runtime.sealer?.open($0, context: Self.sealingContext(invitation.id))
         }
         if let ticket = ticket ?? opened.map({ String(decoding: $0, as: UTF8.self) }),
-            let base = try await store.client(id: invitation.clientID)?.client.initiateLoginURI
+            let base = try await runtime.cache.client(id: invitation.clientID)?.client.initiateLoginURI
         {
             object["ticket_id"] = .string(ticket)
             object["invitation_url"] = .string(

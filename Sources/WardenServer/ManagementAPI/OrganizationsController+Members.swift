@@ -96,11 +96,13 @@ extension OrganizationsController {
             name: "members")
     }
 
+    /// One read for the page's users (at most 100).
     private func representations(_ userIDs: [String]) async throws -> [JSONValue] {
+        let users = try await store.users(ids: userIDs)
         var items: [JSONValue] = []
         for userID in userIDs {
             var object: [String: JSONValue] = ["user_id": .string(userID)]
-            if let user = try await store.user(id: userID)?.user {
+            if let user = users[userID]?.user {
                 if let email = user.email { object["email"] = .string(email) }
                 if let name = user.name { object["name"] = .string(name) }
                 if let picture = user.picture { object["picture"] = .string(picture) }

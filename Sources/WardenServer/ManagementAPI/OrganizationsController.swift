@@ -145,7 +145,7 @@ struct OrganizationsController {
         guard let branding = try body.object("branding", allowed: ["logo_url", "colors"]) else { return nil }
         let colors = try branding.object("colors", allowed: ["primary", "page_background"])
         for key in ["primary", "page_background"] {
-            if let colors, let color = try colors.string(key), !isColor(color) {
+            if let colors, let color = try colors.string(key), !Organization.Branding.Colors.isColor(color) {
                 throw colors.invalid(key, "Must be a CSS hex color such as #1a2b3c")
             }
         }
@@ -155,13 +155,6 @@ struct OrganizationsController {
                 Organization.Branding.Colors(
                     primary: try $0.string("primary"), pageBackground: try $0.string("page_background"))
             })
-    }
-
-    /// `#rgb` or `#rrggbb`.
-    static func isColor(_ text: String) -> Bool {
-        let digits = text.utf8.dropFirst()
-        return text.hasPrefix("#") && (digits.count == 3 || digits.count == 6)
-            && digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
     }
 
     // MARK: - Enabled connections

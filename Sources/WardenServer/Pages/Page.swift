@@ -8,10 +8,13 @@ protocol Page: Sendable {
     var title: String { get }
     /// The HTTP status of the response.
     var status: HTTPResponse.Status { get }
+    /// An organization's look (SPEC §19), on the pages of its logins.
+    var branding: PageBranding? { get }
 }
 
 extension Page {
     var status: HTTPResponse.Status { .ok }
+    var branding: PageBranding? { nil }
 }
 
 /// The login form: posts `username` (the e-mail address), `password` and the hidden `state` and `csrf`
@@ -34,6 +37,8 @@ struct LoginPage: Page {
     var resetURL: String?
     /// Where the passkey script fetches the request options (SPEC §17).
     var passkeyOptionsURL: String?
+    /// The organization of the login (SPEC §19): its name and look.
+    var branding: PageBranding?
 
     /// SPEC §15: the buttons of the login page, and whether it asks for the e-mail address first (an enabled
     /// enterprise connection has `domain_aliases`: an address in one of them goes to that connection).
@@ -44,6 +49,11 @@ struct LoginPage: Page {
         var signup = false
         /// The passkey sign-in (SPEC §17), while passkeys are on.
         var passkey: Passkey?
+        /// The e-mail and password form: off for an organization whose enabled connections leave out the
+        /// database connection (SPEC §19).
+        var password = true
+        /// The organization's name and look (SPEC §19).
+        var branding: PageBranding?
 
         /// How the login page asks for a passkey (`passkey_options.challenge_ui`).
         struct Passkey: Sendable {

@@ -34,6 +34,8 @@ struct PageRenderer: Sendable {
             SignUpPage.template: AccountPageTemplates.signUp,
             PasswordResetRequestPage.template: AccountPageTemplates.resetRequest,
             PasswordResetPage.template: AccountPageTemplates.reset,
+            OrganizationPromptPage.template: OrganizationPromptPage.source,
+            OrganizationPickPage.template: OrganizationPickPage.source,
         ])
 
     /// The tenant name shown on every page.
@@ -41,6 +43,8 @@ struct PageRenderer: Sendable {
     private let css: String
     private let library: MustacheLibrary
     private let securityPolicy: String
+    /// ``securityPolicy`` around where a branded page adds its style sheet's hash and its logo's origin.
+    private let policyParts: (beforeStyle: String, beforeImages: String, rest: String)
 
     /// A renderer of `templates` (by name; each extends `layout`, the hosted pages' unless `templates` has its
     /// own) inlining `css`, which the Content-Security-Policy allows by its hash.
@@ -56,11 +60,18 @@ struct PageRenderer: Sendable {
         // The sources are constants of this module; a parse error is a programming error.
         library = MustacheLibrary(templates: sources.mapValues { try! MustacheTemplate(string: $0) })
         // No form-action: a login form ends in a redirect to the application, which form-action would block.
-        securityPolicy =
-            "default-src 'none'; style-src '\(Self.hash(css))'; "
-            + "script-src '\(Self.hash(FormPostPage.script))' '\(Self.hash(PasskeyScript.source))'; img-src 'self' data:; "
-            + "connect-src 'self'; "
-            + "frame-ancestors 'none'; base-uri 'none'"
+        policyParts = (
+            "default-src 'none'; style-src '\(Self.hash(css))'",
+            "; script-src '\(Self.hash(FormPostPage.script))' '\(Self.hash(PasskeyScript.source))'; img-src 'self' data:",
+            "; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+        )
+        securityPolicy = policyParts.beforeStyle + policyParts.beforeImages + policyParts.rest
+    }
+
+    /// The policy of a page with `branding`: its style sheet allowed by hash, its logo by origin.
+    private func policy(_ branding: PageBranding) -> String {
+        policyParts.beforeStyle + (branding.css.isEmpty ? "" : " '\(Self.hash(branding.css))'")
+            + policyParts.beforeImages + (branding.logoOrigin.map { " " + $0 } ?? "") + policyParts.rest
     }
 
     /// The page as an HTML response with the page's status.
@@ -71,7 +82,8 @@ struct PageRenderer: Sendable {
             status: page.status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: securityPolicy, HTTPField.Name("X-Frame-Options")!: "DENY",
+                .contentSecurityPolicy: page.branding.map(policy) ?? securityPolicy,
+                HTTPField.Name("X-Frame-Options")!: "DENY",
                 HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html)))

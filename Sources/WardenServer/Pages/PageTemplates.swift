@@ -16,11 +16,13 @@ enum PageTemplates {
         <head>
         {{> head}}
         {{#page.refresh}}<meta http-equiv="refresh" content="{{page.refresh}}">{{/page.refresh}}
+        {{#page.branding}}{{#css}}<style>{{{css}}}</style>{{/css}}{{/page.branding}}
         <title>{{page.title}} · {{tenant}}</title>
         </head>
         <body>
         <main>
-        <p class="tenant">{{tenant}}</p>
+        {{#page.branding}}{{#logoURL}}<img class="logo" src="{{logoURL}}" alt="">{{/logoURL}}
+        <p class="tenant">{{name}}</p>{{/page.branding}}{{^page.branding}}<p class="tenant">{{tenant}}</p>{{/page.branding}}
         <h1>{{page.title}}</h1>
         {{$content}}{{/content}}
         </main>
@@ -31,9 +33,9 @@ enum PageTemplates {
 
     static let login = """
         {{<layout}}{{$content}}{{#page}}
-        <p>Sign in to continue to <strong>{{clientName}}</strong>.</p>
+        <p>Sign in{{#branding}} to <strong>{{name}}</strong>{{/branding}} to continue to <strong>{{clientName}}</strong>.</p>
         {{#message}}<p class="message" role="alert">{{message}}</p>{{/message}}
-        <form method="post" action="{{formAction}}">
+        {{#options.password}}<form method="post" action="{{formAction}}">
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="username">E-mail address</label>
@@ -41,7 +43,7 @@ enum PageTemplates {
         {{^options.identifierFirst}}<label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         {{/options.identifierFirst}}<button type="submit">Continue</button>
-        </form>
+        </form>{{/options.password}}
         {{#options.passkey}}<form id="passkey" method="post" action="{{formAction}}" data-options="{{passkeyOptionsURL}}"{{#autofill}} data-autofill="1"{{/autofill}}>
         <input type="hidden" name="state" value="{{state}}">
         <input type="hidden" name="csrf" value="{{csrf}}">

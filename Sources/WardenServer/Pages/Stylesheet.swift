@@ -8,6 +8,7 @@ enum Stylesheet {
         main{width:100%;max-width:26rem;margin:1rem;padding:1.5rem;background:#fff;border-radius:.75rem;\
         box-shadow:0 2px 12px rgba(0,0,0,.08)}
         .tenant{margin:0;font-weight:600;color:#4a5568;letter-spacing:.02em}
+        img.logo{display:block;max-width:10rem;max-height:3rem;margin:0 0 .5rem}
         h1{margin:.25rem 0 1rem;font-size:1.4rem;line-height:1.25}
         label{display:block;margin:.75rem 0 .25rem;font-weight:600}
         input,button,select,textarea{font:inherit}

@@ -461,5 +461,9 @@ extension Migration {
         },
         // MARK: version 20, organizations (SPEC §19)
         Migration(version: 20, name: "organizations") { Migration.organizations($0) },
+        // MARK: version 21, the organization a refresh token was issued for (SPEC §19 "kept through refresh")
+        Migration(version: 21, name: "organization of refresh tokens") { _ in
+            ["ALTER TABLE refresh_tokens ADD COLUMN organization_id TEXT"]
+        },
     ]
 }

@@ -17,6 +17,8 @@ struct LogEventDocument: Codable {
     var userName: String?
     var audience: String?
     var scope: String?
+    var organizationID: String?
+    var organizationName: String?
     var details: [String: JSONValue]
 
     enum CodingKeys: String, CodingKey {
@@ -29,6 +31,8 @@ struct LogEventDocument: Codable {
         case userID = "user_id"
         case userName = "user_name"
         case audience, scope, details
+        case organizationID = "organization_id"
+        case organizationName = "organization_name"
     }
 
     init(_ event: LogEvent) {
@@ -44,6 +48,8 @@ struct LogEventDocument: Codable {
         userName = event.userName
         audience = event.audience
         scope = event.scope
+        organizationID = event.organizationID
+        organizationName = event.organizationName
         details = event.details
     }
 
@@ -54,7 +60,8 @@ struct LogEventDocument: Codable {
         let strings: [(CodingKeys, String?)] = [
             (.logID, logID), (.type, type), (.description, description), (.clientID, clientID),
             (.clientName, clientName), (.ip, ip), (.userAgent, userAgent), (.userID, userID), (.userName, userName),
-            (.audience, audience), (.scope, scope),
+            (.audience, audience), (.scope, scope), (.organizationID, organizationID),
+            (.organizationName, organizationName),
         ]
         var members = strings.compactMap { key, value in value.map { (key.rawValue, JSONValue.string($0)) } }
         members += [(CodingKeys.date.rawValue, .number(Double(date))), (CodingKeys.details.rawValue, .object(details))]
@@ -66,6 +73,7 @@ struct LogEventDocument: Codable {
         LogEvent(
             logID: logID, date: Date(millisecondsSince1970: date), type: LogEventType(rawValue: type),
             description: description, clientID: clientID, clientName: clientName, ip: ip, userAgent: userAgent,
-            userID: userID, userName: userName, audience: audience, scope: scope, details: details)
+            userID: userID, userName: userName, audience: audience, scope: scope, details: details,
+            organizationID: organizationID, organizationName: organizationName)
     }
 }

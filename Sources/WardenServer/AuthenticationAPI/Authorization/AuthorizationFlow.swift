@@ -41,6 +41,7 @@ struct AuthorizationFlow: Sendable {
     var consentPath: String { basePath + "u/consent" }
     var signupPath: String { basePath + "u/signup" }
     var resetPath: String { basePath + "u/reset-password" }
+    var organizationPath: String { basePath + "u/organization" }
 
     /// Whether `session` answers `request` without a new login: not with `prompt=login`, and not when the
     /// last login is older than `max_age` (OIDC Core §3.1.2.1).
@@ -57,12 +58,25 @@ struct AuthorizationFlow: Sendable {
     }
 
     /// Parks `request` in a login transaction and redirects to the login form (SPEC §5), or to the sign-up form
-    /// for `screen_hint=signup` (SPEC §15.1).
+    /// for `screen_hint=signup` (SPEC §15.1) and for an organization's invitation (SPEC §19: the invitee signs up,
+    /// or follows the page's link to sign in).
     func startLogin(_ request: AuthorizationRequest, signUp: Bool = false) async throws -> Response {
         let id = try await transactions.start(LoginTransaction(request: request), stage: .login)
+        let page = signUp || request.invitation != nil ? signupPath : loginPath
+        return Response(status: .found, headers: [.location: page + "?state=" + id, .cacheControl: "no-store"])
+    }
+
+    /// Whether `request` of `client` must first ask for the organization (SPEC §19 `pre_login_prompt`).
+    func needsOrganizationPrompt(_ request: AuthorizationRequest, client: Client) -> Bool {
+        request.organization == nil && client.organizationUsage == .require
+            && client.organizationRequireBehavior == .preLoginPrompt
+    }
+
+    /// Parks `request` until the person names their organization, and redirects to `/u/organization`.
+    func startOrganizationPrompt(_ request: AuthorizationRequest) async throws -> Response {
+        let id = try await transactions.start(LoginTransaction(request: request), stage: .organizationPrompt)
         return Response(
-            status: .found,
-            headers: [.location: (signUp ? signupPath : loginPath) + "?state=" + id, .cacheControl: "no-store"])
+            status: .found, headers: [.location: organizationPath + "?state=" + id, .cacheControl: "no-store"])
     }
 
     /// The login form of transaction `id`, with its CSRF cookie and the other sign-in methods of `options`.
@@ -73,22 +87,40 @@ struct AuthorizationFlow: Sendable {
         let page = LoginPage(
             clientName: client.name, formAction: loginPath, state: id, csrf: transaction.csrf, email: email,
             message: message, options: options, signupURL: options.signup ? signupPath + "?state=" + id : nil,
-            resetURL: resetPath + "?state=" + id, passkeyOptionsURL: basePath + "u/passkey/options")
+            resetURL: options.password ? resetPath + "?state=" + id : nil,
+            passkeyOptionsURL: basePath + "u/passkey/options", branding: options.branding)
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 
-    /// After authentication: the organization's admission (SPEC §19: a refusal is the error redirect), then the
-    /// consent page for a third-party client (or `prompt=consent`), else the code.
+    /// After authentication: the organization — picked by the user when the client asks for one after login
+    /// (SPEC §19 `post_login_prompt`) — and its admission (a refusal is the error redirect), then the consent page
+    /// for a third-party client (or `prompt=consent`), else the code.
     func complete(
         _ request: AuthorizationRequest, client: Client, session: Session, user: User
     ) async throws -> Response {
+        var request = request
+        let organization: Organization?
         do {
-            _ = try await admission.admit(user, for: request)
+            if request.organization == nil, client.organizationUsage == .require,
+                client.organizationRequireBehavior == .postLoginPrompt
+            {
+                let theirs = try await admission.organizations(of: user)
+                guard theirs.count <= 1 else {
+                    return try await organizationPick(theirs, request: request, client: client, session: session)
+                }
+                guard let only = theirs.first else {
+                    throw OAuthError(.accessDenied, "User \(user.userID) is not a member of any organization")
+                }
+                request.organization = only.id
+            }
+            organization = try await admission.admit(user, for: request)
         } catch let refusal as OAuthError {
             return request.responseTarget.response(refusal)
         }
         let granted = session.grantable(
-            try await scopes.grantedScopes(request.scope, audience: request.audience, userID: user.userID), to: client)
+            try await scopes.grantedScopes(
+                request.scope, audience: request.audience, userID: user.userID, organizationID: organization?.id),
+            to: client)
         guard !client.isFirstParty || request.prompt.contains(.consent) else {
             return try await respondWithCode(request, session: session, scope: granted)
         }
@@ -103,6 +135,20 @@ struct AuthorizationFlow: Sendable {
             scopes: try await scopes.descriptions(of: granted, audience: request.audience), formAction: consentPath,
             state: id, csrf: transaction.csrf,
             unverified: client.registration.map { .init(host: $0.clientHost.map(DisplayText.clean)) })
+        return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
+    }
+
+    /// The organization picker of `post_login_prompt`: `request` parked (with the session that will receive the
+    /// code) until the user picks one of `organizations`.
+    private func organizationPick(
+        _ organizations: [Organization], request: AuthorizationRequest, client: Client, session: Session
+    ) async throws -> Response {
+        let transaction = LoginTransaction(request: request, sessionID: session.id)
+        let id = try await transactions.start(transaction, stage: .organizationPick)
+        let page = OrganizationPickPage(
+            clientName: DisplayText.clean(client.name), formAction: organizationPath + "/pick", state: id,
+            csrf: transaction.csrf,
+            organizations: organizations.map { .init(id: $0.id, label: DisplayText.clean($0.shownName)) })
         return withCSRFCookie(PageRenderer.shared.response(page), token: transaction.csrf)
     }
 

@@ -97,28 +97,30 @@ struct AuthorizationRequestValidator: Sendable {
 
     /// `organization` (an id or a name) and `invitation` (SPEC §19): refused outright for a `deny` client (the 400
     /// page: the application is misconfigured, not the request); an unknown organization, an invitation without
-    /// its organization, or a `require` client's request without one → `invalid_request`. (The pre- and post-login
-    /// prompts of `organization_require_behavior` are not built yet: until they are, a `require` client's request
-    /// without an organization is refused whatever the behavior, never let through.)
+    /// its organization, or a `require` client's request without one and without a prompt to ask for it
+    /// (`organization_require_behavior` `no_prompt`) → `invalid_request`.
     private func organization(_ query: QueryParameters, client: Client) async throws -> Organization? {
         let usage = client.organizationUsage ?? .deny
         guard let named = query["organization"], !named.isEmpty else {
             if query["invitation"] != nil {
                 throw OAuthError.invalidRequest("invitation needs the organization parameter")
             }
-            if usage == .require {
+            if usage == .require, (client.organizationRequireBehavior ?? .noPrompt) == .noPrompt {
                 throw OAuthError.invalidRequest("The application requires the organization parameter")
             }
             return nil
         }
         guard usage != .deny else { throw AuthorizationFailure.page(.organizationsNotAllowed) }
-        let found =
-            named.hasPrefix("org_")
-            ? try await organizations.organization(id: named) : try await organizations.organization(name: named)
-        guard let found else {
+        guard let found = try await organization(named: named) else {
             throw OAuthError.invalidRequest("The organization \(String(named.prefix(64))) does not exist")
         }
         return found
+    }
+
+    /// The organization `named` names: an id (`org_…`) or a name (SPEC §19).
+    func organization(named: String) async throws -> Organization? {
+        named.hasPrefix("org_")
+            ? try await organizations.organization(id: named) : try await organizations.organization(name: named)
     }
 
     private func checkResponseType(_ query: QueryParameters) throws(OAuthError) {

@@ -20,6 +20,10 @@ struct LoginTransaction: Codable, Sendable {
         case link = "link_tx"
         /// A password login done, "Create a passkey" is offered before the application gets its answer (SPEC §17).
         case passkeyOffer = "passkey_offer_tx"
+        /// A `require` client's login asks for the organization's name first (SPEC §19 `pre_login_prompt`).
+        case organizationPrompt = "organization_prompt_tx"
+        /// The user picks one of their organizations after login (SPEC §19 `post_login_prompt`).
+        case organizationPick = "organization_pick_tx"
     }
 
     static let lifetime: Double = 3600

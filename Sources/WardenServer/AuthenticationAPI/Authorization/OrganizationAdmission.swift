@@ -28,6 +28,22 @@ struct OrganizationAdmission: Sendable {
         return organization
     }
 
+    /// The organizations `user` is a member of, by name: at most ``pickable``, what a picker can show.
+    func organizations(of user: User) async throws -> [Organization] {
+        try await store.organizations(ofUser: user.userID, page: PageRequest(page: 0, perPage: Self.pickable)).items
+    }
+
+    /// How many organizations the post-login picker shows.
+    static let pickable = 50
+
+    /// The invitation `ticket` names, while it can still be accepted (unexpired, for `organizationID`).
+    func invitation(_ ticket: String, organizationID: String) async throws -> OrganizationInvitation? {
+        guard let invitation = try await store.organizationInvitation(ticketHash: SecretHash.sha256Hex(ticket)),
+            invitation.organizationID == organizationID, invitation.expiresAt > clock.now()
+        else { return nil }
+        return invitation
+    }
+
     /// Accepts the invitation `ticket` names for `user`: one conditional delete, so it works once.
     private func accept(_ ticket: String, by user: User, into organization: Organization) async throws {
         let hash = SecretHash.sha256Hex(ticket)

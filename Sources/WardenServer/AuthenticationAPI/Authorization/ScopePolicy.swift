@@ -2,7 +2,8 @@ import WardenCore
 
 /// Which requested scopes a user-facing grant carries (SPEC §5, §9): the OIDC scopes always; API scopes
 /// only when an audience is requested and the API defines them, and, when the API has `enforce_policies`,
-/// only those the user holds through roles. Unknown scopes are dropped.
+/// only those the user holds through roles — in an organization's login, the member's roles in that organization
+/// count too (SPEC §19), and nowhere else. Unknown scopes are dropped.
 struct ScopePolicy: Sendable {
     /// Scopes RBAC never filters (SPEC §9).
     static let openIDScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
@@ -11,21 +12,32 @@ struct ScopePolicy: Sendable {
     let tenant: TenantCache
     /// The users' permissions, for APIs with `enforce_policies`.
     let roles: any RoleStore
+    /// The members' roles in organizations.
+    let organizations: any OrganizationStore
 
-    /// A policy over the APIs of `tenant` and the permissions of `roles`.
-    init(tenant: TenantCache, roles: any RoleStore) {
+    /// A policy over the APIs of `tenant`, the permissions of `roles` and the organization roles of
+    /// `organizations`.
+    init(tenant: TenantCache, roles: any RoleStore, organizations: any OrganizationStore) {
         self.tenant = tenant
         self.roles = roles
+        self.organizations = organizations
     }
 
-    /// The granted scopes, in the order requested.
-    func grantedScopes(_ requested: [String], audience: String?, userID: String) async throws -> [String] {
+    /// The granted scopes, in the order requested; `organizationID` names the organization of the login.
+    func grantedScopes(
+        _ requested: [String], audience: String?, userID: String, organizationID: String? = nil
+    ) async throws -> [String] {
         var allowed = Self.openIDScopes
         if let audience, let api = try await tenant.resourceServer(identifier: audience) {
             var apiScopes = api.scopeValues
             if api.enforcePolicies {
-                apiScopes.formIntersection(
-                    try await roles.permissionNames(ofUser: userID, resourceServer: api.identifier))
+                var held = try await roles.permissionNames(ofUser: userID, resourceServer: api.identifier)
+                if let organizationID {
+                    held.formUnion(
+                        try await organizations.organizationPermissionNames(
+                            ofUser: userID, organizationID: organizationID, resourceServer: api.identifier))
+                }
+                apiScopes.formIntersection(held)
             }
             allowed.formUnion(apiScopes)
         }
