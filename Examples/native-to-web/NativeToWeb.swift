@@ -71,6 +71,8 @@ struct NativeToWeb: AsyncParsableCommand {
             or, in a WebView, inject this cookie and load the URL without the token:
               Cookie: \(opening.cookie)
               Cookie URL: \(opening.authorization.url.absoluteString)
+            The web app redeems the code it gets with its PKCE verifier (/demo/callback's curl line asks for it):
+              Code verifier: \(opening.authorization.codeVerifier)
             """)
     }
 

@@ -32,14 +32,14 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let federation = FederatedLogin(
         connections: runtime.store, users: runtime.store, artefacts: runtime.store, http: runtime.upstream,
         keys: runtime.keys, clock: runtime.clock, issuer: runtime.issuer, secureCookies: flow.sessions.secureCookies,
-        sealer: runtime.sealer, organizations: runtime.store)
+        sealer: runtime.sealer, organizations: runtime.cache)
     let passwords = PasswordAuthenticator(
         store: runtime.store, eventLog: runtime.eventLog, clock: runtime.clock,
         bcryptCost: runtime.configuration.bcryptCost)
     let federatedSignIn = FederatedSignIn(
         flow: flow, postLogin: postLogin, secondFactor: secondFactor, upstreamSessions: federation.sessions)
     AuthorizeController(
-        validator: AuthorizationRequestValidator(tenant: runtime.cache, organizations: runtime.store), flow: flow,
+        validator: AuthorizationRequestValidator(tenant: runtime.cache, organizations: runtime.cache), flow: flow,
         passwords: passwords,
         passkeys: PasskeyAuthenticator(
             ceremonies: runtime.passkeyCeremonies, users: runtime.store, connections: runtime.store,
@@ -122,7 +122,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
         limiter: AddressRateLimiter(clock: runtime.clock),
         eventLog: runtime.eventLog, clock: runtime.clock, trustedProxies: runtime.trustedProxies
     ).addRoutes(to: router)
-    OpenAPIController().addRoutes(to: router)
+    OpenAPIController(registration: runtime.configuration.registration != .off).addRoutes(to: router)
     let management = router.group("api/v2").add(middleware: managementShaped)
         .add(middleware: ManagementAuthMiddleware(runtime: runtime))
     ManagementAPI(runtime: runtime).addRoutes(to: management)

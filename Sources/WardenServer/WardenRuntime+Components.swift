@@ -55,7 +55,7 @@ extension WardenRuntime {
     func makeAuthorizationCodeGrant(issuer: TokenIssuer) -> AuthorizationCodeGrantHandler {
         AuthorizationCodeGrantHandler(
             codes: store, familyRevocation: refreshTokenFamilyRevocation, issuer: issuer, clock: clock,
-            organizations: store)
+            organizations: cache)
     }
 
     /// The admin console (SPEC §14) with the pieces it uses.
@@ -150,6 +150,7 @@ extension WardenRuntime {
         AuthorizationFlow(
             sessions: sessionManager, transactions: LoginTransactionStore(store: store, clock: clock),
             scopes: scopePolicy, codes: AuthorizationCodeIssuer(codes: store, clock: clock), users: store,
-            clock: clock, issuer: issuer, admission: OrganizationAdmission(store: store, clock: clock))
+            clock: clock, issuer: issuer, admission: OrganizationAdmission(store: store, directory: cache, clock: clock)
+        )
     }
 }

@@ -66,6 +66,24 @@ def test_wrong_secret_basic_is_invalid_client_with_www_authenticate(warden, setu
 
 
 
+@pytest.mark.parametrize("registered, sent", [("client_secret_post", "basic"), ("client_secret_basic", "post")])
+def test_the_right_secret_by_the_wrong_method_names_the_registered_method(warden, registered, sent):
+    """Issue 33: "Wrong client id or secret" sent people looking for a typo; the secret was right and the method was
+    not. The answer names the method the client is registered for, never the secret."""
+    client = warden.create_client(token_endpoint_auth_method=registered)
+    form = {"grant_type": "client_credentials", "audience": "https://nowhere.interop.test/"}
+    if sent == "basic":
+        r = token_post(warden, auth=(client["client_id"], client["client_secret"]), data=form)
+    else:
+        r = token_post(warden, data={**form, "client_id": client["client_id"],
+                                     "client_secret": client["client_secret"]})
+    body = assert_oauth_error(r, 401, "invalid_client")
+    assert registered in body["error_description"], body
+    assert client["client_secret"] not in r.text
+    wrong = token_post(warden, auth=(client["client_id"], "wrong"), data=form) if sent == "post" else token_post(
+        warden, data={**form, "client_id": client["client_id"], "client_secret": "wrong"})
+    assert assert_oauth_error(wrong, 401, "invalid_client")["error_description"] == "Wrong client id or secret"
+
 
 def test_unknown_client_is_invalid_client(warden, setup):
     r = token_post(warden, data=cc_form(setup["a"], setup["aud"], client_id=f"no-such-client-{uid()}"))

@@ -416,3 +416,15 @@ def test_logs_search_synonym(warden):
                                                                  "sort": "date:-1"}), 200))
     assert [e["log_id"] for e in a] == [e["log_id"] for e in b]
     assert a, "no sapi logs at all"
+
+
+def test_empty_search_and_from_are_absent(warden):
+    """Issue 33 (schemathesis): `search=` and `from=` given empty were taken as given, so `q` and the totals page
+    were ignored; empty query values are absent (SPEC §9 conventions)."""
+    m2m = warden.m2m()
+    expect_status(warden.client_credentials(m2m.client_id, m2m.client_secret, m2m.audience), 200)
+    poll(lambda: recent_logs_of(warden, "seccft", m2m.client_id), bool)
+    r = warden.mgmt("GET", "logs?q=type:seccft&search=&from=&include_totals=true&per_page=5")
+    body = json_of(expect_status(r, 200))
+    assert isinstance(body, dict) and {"logs", "start", "limit", "total"} <= set(body), body
+    assert body["logs"] and {e["type"] for e in body["logs"]} == {"seccft"}, body["logs"]

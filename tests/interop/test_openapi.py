@@ -256,6 +256,8 @@ def test_clients(api, warden):
     assert keyed_patch["client_authentication_methods"]["private_key_jwt"]["credentials"][0]["id"] == credential["id"]
     rotated = api.expect(200, "POST", "/api/v2/clients/{id}/rotate-secret", ids={"id": cid}).json()
     assert rotated["client_secret"] != created["client_secret"]
+    # Issue 33: a client without a secret has none to rotate, a documented 400.
+    api.error(400, "invalid_body", "POST", "/api/v2/clients/{id}/rotate-secret", ids={"id": public["client_id"]})
 
     api.error(400, "invalid_body", "POST", "/api/v2/clients", json={"name": "x", "colour": "blue"})
     api.error(400, "invalid_body", "POST", "/api/v2/clients", json={"app_type": "spa"})

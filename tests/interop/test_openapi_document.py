@@ -96,3 +96,27 @@ def test_management_operations_declare_their_scope_and_common_errors(spec):
                     f"{method} {path}: unknown properties are refused"
     openapi = spec.doc["paths"]["/api/v2/openapi.json"]["get"]
     assert openapi.get("security") == [], "openapi.json needs no token"
+
+
+def test_a_server_without_registration_does_not_document_it(tmp_path):
+    """Issue 33 (schemathesis): `/oidc/register` was in the served document of a server whose registration is off,
+    where it answers 404. Such a server leaves it out; the suite's server (registration open) keeps it."""
+    import requests
+
+    from wardenlib import HTTP_TIMEOUT, Warden, default_binary
+
+    server = Warden(binary=default_binary(), workdir=str(tmp_path), database_url=f"sqlite:{tmp_path}/w.sqlite",
+                    mgmt_client_id="doc-mgmt", mgmt_client_secret="doc-mgmt-secret-0123456789abcdef")
+    server.start()
+    try:
+        server.wait_ready(timeout=30)
+        served = requests.get(server.url("api/v2/openapi.json"), timeout=HTTP_TIMEOUT).json()
+        assert "/oidc/register" not in served["paths"], sorted(served["paths"])
+        assert "/oauth/token" in served["paths"]
+        assert requests.post(server.url("oidc/register"), json={}, timeout=HTTP_TIMEOUT).status_code == 404
+    finally:
+        server.stop()
+
+
+def test_the_suites_server_documents_registration(spec):
+    assert "/oidc/register" in spec.doc["paths"]

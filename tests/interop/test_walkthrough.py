@@ -251,6 +251,7 @@ def walkthrough(build) -> Iterator[Walkthrough]:
         placeholders = {
             "ENROLMENT_LINK": warden.quick_start(r"warden authenticator enroll '([^']+)'"),
             "CIBA_SECRET": warden.quick_start(r"CIBA client:\s+demo-ciba\s+secret (\S+)"),
+            "WEB_CLIENT_SECRET": warden.quick_start(r"web client:\s+demo-web\s+secret (\S+)"),
             "ALICE_USER_ID": warden.quick_start(r"alice@example\.com / .*\(user_id (\S+)\)"),
         }
         env = {k: v for k, v in os.environ.items() if not k.startswith("WARDEN_")}
@@ -493,8 +494,12 @@ def opening(output: str) -> dict[str, str]:
     return found
 
 
-def assert_logged_in(walkthrough: Walkthrough, response: requests.Response, authorize_url: str) -> None:
-    """The web client's /authorize answered with a redirect to its callback with a code: no login form."""
+def assert_logged_in(walkthrough: Walkthrough, response: requests.Response, authorize_url: str,
+                     output: str) -> None:
+    """The web client's /authorize answered with a redirect to its callback with a code: no login form; and the
+    callback page's curl line, with the web client's secret `warden serve --demo` printed and the verifier
+    native-to-web printed (`output`) filled in, redeems the code (issue 33: it named the wrong client authentication
+    and a verifier nothing printed)."""
     assert response.status_code == 302, f"{response.status_code} {response.text[:300]}"
     location = response.headers["Location"]
     assert location.startswith(walkthrough.warden.url("demo/callback") + "?"), location
@@ -502,7 +507,13 @@ def assert_logged_in(walkthrough: Walkthrough, response: requests.Response, auth
     assert query.get("code") and query.get("state") == parse_qs(urlsplit(authorize_url).query)["state"], location
     # the demo callback page's curl line redeems as the client the code was issued to (demo-web, confidential)
     page = html.unescape(requests.get(location, timeout=HTTP_TIMEOUT).text)
-    assert "-u demo-web:WEB_CLIENT_SECRET" in page and "client_id=demo-native" not in page, page
+    assert "client_id=demo-web" in page and "client_id=demo-native" not in page, page
+    verifier = re.search(r"^\s+Code verifier: (\S+)$", output, re.M).group(1)
+    curl = re.search(r"<code>(curl [^<]+)</code>", page).group(1)
+    assert "WEB_CLIENT_SECRET" in curl and "VERIFIER" in curl, curl
+    curl = curl.replace("WEB_CLIENT_SECRET", walkthrough.placeholders["WEB_CLIENT_SECRET"]).replace("VERIFIER", verifier)
+    redeemed = subprocess.run(curl, shell=True, capture_output=True, text=True, timeout=TIMEOUT)
+    assert '"access_token"' in redeemed.stdout, (curl, redeemed.stdout, redeemed.stderr)
 
 
 def test_native_to_web_prints_a_url_and_a_cookie_that_open_the_web_app_logged_in(walkthrough):
@@ -514,12 +525,13 @@ def test_native_to_web_prints_a_url_and_a_cookie_that_open_the_web_app_logged_in
     assert url.startswith(walkthrough.warden.url("authorize") + "?"), url
     query = parse_qs(urlsplit(url).query)
     assert query["client_id"] == ["demo-web"] and query["session_transfer_token"], url
-    assert_logged_in(walkthrough, requests.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT), url)
+    assert_logged_in(walkthrough, requests.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT), url, by_url.stdout)
     # single use: the same URL again goes to the login page
     again = requests.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert again.status_code == 302 and "/u/login" in again.headers["Location"], again.headers
 
-    by_cookie = opening(walkthrough.native_to_web().stdout)
+    cookie_run = walkthrough.native_to_web().stdout
+    by_cookie = opening(cookie_run)
     name_value, *attributes = by_cookie["Cookie"].split("; ")
     name, value = name_value.split("=", 1)
     assert name == "auth0_session_transfer_token" and value, by_cookie
@@ -527,7 +539,7 @@ def test_native_to_web_prints_a_url_and_a_cookie_that_open_the_web_app_logged_in
     assert "session_transfer_token" not in by_cookie["Cookie URL"], by_cookie
     response = requests.get(by_cookie["Cookie URL"], cookies={name: value}, allow_redirects=False,
                             timeout=HTTP_TIMEOUT)
-    assert_logged_in(walkthrough, response, by_cookie["Cookie URL"])
+    assert_logged_in(walkthrough, response, by_cookie["Cookie URL"], cookie_run)
 
 
 def test_native_to_web_takes_the_pasted_callback_of_a_browser_login(walkthrough):
@@ -546,7 +558,7 @@ def test_native_to_web_takes_the_pasted_callback_of_a_browser_login(walkthrough)
     assert native.wait() == 0, native.before
     printed = opening(native.before)
     assert_logged_in(walkthrough, requests.get(printed["URL"], allow_redirects=False, timeout=HTTP_TIMEOUT),
-                     printed["URL"])
+                     printed["URL"], native.before)
 
 
 def test_native_to_web_with_a_wrong_password_fails_in_one_line(walkthrough):

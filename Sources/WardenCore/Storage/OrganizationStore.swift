@@ -1,11 +1,17 @@
 public import struct Foundation.Date
 
-/// Organizations, their enabled connections, members, members' roles and invitations (SPEC §19).
-public protocol OrganizationStore: Sendable {
-    /// Stores a new organization; ``StorageError/conflict(_:)`` when its name is taken.
-    func insertOrganization(_ organization: Organization) async throws
+/// What a login reads of organizations (SPEC §19): the store itself, or a node's cache of it (`TenantCache`).
+public protocol OrganizationDirectory: Sendable {
     func organization(id: String) async throws -> Organization?
     func organization(name: String) async throws -> Organization?
+    /// The organization's enabled connections, in the order they were enabled.
+    func organizationConnections(organizationID: String) async throws -> [OrganizationConnection]
+}
+
+/// Organizations, their enabled connections, members, members' roles and invitations (SPEC §19).
+public protocol OrganizationStore: OrganizationDirectory {
+    /// Stores a new organization; ``StorageError/conflict(_:)`` when its name is taken.
+    func insertOrganization(_ organization: Organization) async throws
     /// Organizations by name, paged.
     func organizations(page: PageRequest?) async throws -> PageResult<Organization>
     /// Checkpoint paging: up to `limit` organizations whose id follows `after`, by id.
@@ -15,8 +21,6 @@ public protocol OrganizationStore: Sendable {
     /// Deletes the organization with its connections, memberships, members' roles and invitations.
     func deleteOrganization(id: String) async throws -> Bool
 
-    /// The organization's enabled connections, in the order they were enabled.
-    func organizationConnections(organizationID: String) async throws -> [OrganizationConnection]
     /// Enables a connection; ``StorageError/conflict(_:)`` when it is enabled already.
     func insertOrganizationConnection(_ connection: OrganizationConnection) async throws
     /// ``StorageError/notFound`` when the connection is not enabled.

@@ -26,13 +26,13 @@ struct FederatedLogin: Sendable {
     let sessions: UpstreamSessions
     /// The console's "Try" outcomes.
     let trials: ConnectionTrials
-    /// The connections an organization's logins may use (SPEC §19).
-    let organizations: any OrganizationStore
+    /// The connections an organization's logins may use (SPEC §19): the node's ``TenantCache``.
+    let organizations: any OrganizationDirectory
 
     init(
         connections: any ConnectionStore, users: any UserStore, artefacts: any ArtefactStore, http: UpstreamHTTP,
         keys: KeyManager, clock: any WardenClock, issuer: String, secureCookies: Bool, sealer: DataKeySealer?,
-        organizations: any OrganizationStore
+        organizations: any OrganizationDirectory
     ) {
         self.organizations = organizations
         self.keys = keys

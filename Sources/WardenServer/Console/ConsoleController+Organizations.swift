@@ -51,6 +51,7 @@ extension ConsoleController {
             await change(request, context, "Delete an organization") { _ in
                 let organization = try await organizations.organization(context)
                 _ = try await runtime.store.deleteOrganization(id: organization.id)
+                try await runtime.tenantChanged()
                 return base + "organizations?done=deleted"
             }
         }
@@ -87,6 +88,7 @@ extension ConsoleController {
                 { organization, typed in
                     _ = try await runtime.store.deleteOrganizationConnection(
                         organizationID: organization.id, connectionID: typed["connection_id"] ?? "")
+                    try await runtime.tenantChanged()
                     return "connection-disabled"
                 }
             ),

@@ -16,7 +16,7 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
     let issuer: TokenIssuer
     let clock: any WardenClock
     /// The organizations codes name (SPEC §19 `org_id`, `org_name`).
-    let organizations: any OrganizationStore
+    let organizations: any OrganizationDirectory
     var grantType: GrantType { .authorizationCode }
     /// Public clients redeem codes with `client_id` and their PKCE verifier (RFC 7636 §1).
     var requiresClientAuthentication: Bool { false }
@@ -26,7 +26,7 @@ struct AuthorizationCodeGrantHandler: GrantHandler {
     /// through `issuer`.
     init(
         codes: any ArtefactStore, familyRevocation: RefreshTokenFamilyRevocation, issuer: TokenIssuer,
-        clock: any WardenClock, organizations: any OrganizationStore
+        clock: any WardenClock, organizations: any OrganizationDirectory
     ) {
         self.organizations = organizations
         self.codes = codes

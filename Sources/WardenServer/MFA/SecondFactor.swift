@@ -233,7 +233,9 @@ struct SecondFactor: Sendable {
         try await store.updateUser(record)
         let details = (login.connection ?? LoginConnection(.database, identityUserID: nil)).details
         var organization: Organization?
-        if let id = login.authorization?.organization { organization = try await store.organization(id: id) }
+        if let id = login.authorization?.organization {
+            organization = try await flow.admission.directory.organization(id: id)
+        }
         eventLog.record(
             LogEvent(
                 date: now, type: .loginSuccess, description: "Successful login", clientID: login.client.clientID,

@@ -52,14 +52,17 @@ enum ManagementRequest {
     }
 
     /// The query parameters, decoded as HTML forms encode them (`+` is a space: what HTTP clients such as
-    /// the vendor's Python SDK send for `q`); the first of repeated names wins.
+    /// the vendor's Python SDK send for `q`); the first non-empty value of repeated names wins.
     static func query(_ request: Request) -> [String: String] {
         var values: [String: String] = [:]
         for pair in (request.uri.query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decoded = parts.map { PercentDecoding.decode($0, plusIsSpace: true) }
-            guard let name = decoded[0], values[name] == nil else { continue }
-            values[name] = decoded.count > 1 ? decoded[1] ?? "" : ""
+            // An empty value is an absent parameter (SPEC conventions): `search=&from=` beside `q` is `q` alone.
+            guard let name = decoded[0], values[name] == nil, decoded.count > 1, let value = decoded[1],
+                !value.isEmpty
+            else { continue }
+            values[name] = value
         }
         return values
     }

@@ -42,7 +42,9 @@ struct OrganizationsController {
             }
         }
         group.delete("organizations/:id") { request, context in
-            try await audit.change("Delete an organization", scope: "delete:organizations", request, context) {
+            try await audit.change(
+                "Delete an organization", scope: "delete:organizations", request, context, reloadsTenant: true
+            ) {
                 guard try await store.deleteOrganization(id: try ManagementRequest.parameter("id", of: context)) else {
                     throw Self.notFound
                 }
@@ -77,11 +79,13 @@ struct OrganizationsController {
         return organization
     }
 
-    /// Applies `members` as a `PATCH /organizations/{id}` body and stores the result.
+    /// Applies `members` as a `PATCH /organizations/{id}` body and stores the result; every node's cache of the
+    /// organizations logins read is renewed (``TenantCache``). Shared with the console.
     func update(_ organization: inout Organization, with members: [String: JSONValue]) async throws {
         try Self.apply(try ManagementBody(checking: members, allowed: Self.properties), to: &organization)
         let updated = organization
         try await ManagementRequest.write("organization") { try await store.updateOrganization(updated) }
+        try await runtime.tenantChanged()
     }
 
     /// The organization the `id` path parameter names (else 404 `inexistent_organization`).
@@ -186,7 +190,8 @@ struct OrganizationsController {
         }
         group.patch("organizations/:id/enabled_connections/:connection_id") { request, context in
             try await audit.change(
-                "Update an organization's connection", scope: "update:organization_connections", request, context
+                "Update an organization's connection", scope: "update:organization_connections", request, context,
+                reloadsTenant: true
             ) {
                 var enabled = try await enabledConnection(context)
                 let body = try await ManagementBody.read(
@@ -203,7 +208,7 @@ struct OrganizationsController {
         group.delete("organizations/:id/enabled_connections/:connection_id") { request, context in
             try await audit.change(
                 "Disable a connection for an organization", scope: "delete:organization_connections", request,
-                context
+                context, reloadsTenant: true
             ) {
                 let enabled = try await enabledConnection(context)
                 _ = try await store.deleteOrganizationConnection(
@@ -214,7 +219,7 @@ struct OrganizationsController {
     }
 
     /// Validates `members` as the body of `POST /organizations/{id}/enabled_connections` and enables the
-    /// connection; shared with the console.
+    /// connection (renewing every node's cache, as ``update(_:with:)``); shared with the console.
     func enable(_ members: [String: JSONValue], for organization: Organization) async throws
         -> OrganizationConnection
     {
@@ -229,6 +234,7 @@ struct OrganizationsController {
             assignMembershipOnLogin: try body.bool("assign_membership_on_login") ?? false,
             showAsButton: try body.bool("show_as_button") ?? true)
         try await ManagementRequest.write("connection") { try await store.insertOrganizationConnection(enabled) }
+        try await runtime.tenantChanged()
         return enabled
     }
 

@@ -106,10 +106,14 @@ struct ClientAuthenticator: Sendable {
     }
 
     /// Checks `secret` against the client's hash, sent the way its `token_endpoint_auth_method` says (SPEC §4).
+    /// The right secret sent the other way is refused naming the registered method, so that a developer looks at
+    /// the method rather than for a typo in the secret; a wrong secret by either method is "Wrong client id or
+    /// secret" (one comparison either way, so the answer's timing tells no more than its text).
     private func verifySecret(clientID: String, secret: String, basic: Bool) async throws -> ClientRecord {
         let method: TokenEndpointAuthMethod = basic ? .clientSecretBasic : .clientSecretPost
         guard let record = try await client(id: clientID, basic: basic), let hash = record.secretHash,
-            record.client.tokenEndpointAuthMethod == method
+            let registered = record.client.tokenEndpointAuthMethod,
+            registered == .clientSecretBasic || registered == .clientSecretPost
         else {
             // Spend the same work as a real comparison so timing does not reveal which clients exist.
             _ = SecretHash.verify(secret, againstHex: String(repeating: "0", count: 64))
@@ -117,6 +121,12 @@ struct ClientAuthenticator: Sendable {
         }
         guard SecretHash.verify(secret, againstHex: hash) else {
             throw invalidClient("Wrong client id or secret", basic: basic)
+        }
+        guard registered == method else {
+            throw invalidClient(
+                "The client is registered for \(registered.rawValue): send the secret "
+                    + (registered == .clientSecretBasic ? "with HTTP Basic" : "as client_secret in the body"),
+                basic: basic)
         }
         return record
     }

@@ -148,7 +148,9 @@ struct DemoCallbackPage: Page {
         if confidential {
             text += " Replace WEB_CLIENT_SECRET with the secret of the web client printed by warden serve --demo."
         }
-        if !verifierKnown { text += " Replace VERIFIER with the code verifier your application made." }
+        if !verifierKnown {
+            text += " Replace VERIFIER with the code verifier your application made (native-to-web prints it)."
+        }
         return text
     }
 }

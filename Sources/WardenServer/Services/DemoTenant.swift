@@ -189,13 +189,13 @@ extension DemoTenant {
 
     /// The curl line that redeems `code` at the token endpoint (SPEC §5), as the client it was issued to
     /// authenticates: the public native client by `client_id` alone, a confidential one (`demo-web`, after
-    /// native-to-web) with its secret (a placeholder: the page never shows a secret); `code_verifier` when the
-    /// code was issued with a PKCE challenge.
+    /// native-to-web) with its secret in the body, as `demo-web` is registered (`client_secret_post`; a
+    /// placeholder: the page never shows a secret); `code_verifier` when the code was issued with a PKCE challenge.
     static func redeemCommand(
         issuer: String, code: String, verifier: String?, clientID: String = nativeClientID, confidential: Bool = false
     ) -> String {
         var command = "curl -s \(issuer)oauth/token -d grant_type=authorization_code"
-        command += confidential ? " -u \(clientID):WEB_CLIENT_SECRET" : " -d client_id=\(clientID)"
+        command += " -d client_id=\(clientID)" + (confidential ? " -d client_secret=WEB_CLIENT_SECRET" : "")
         command += " --data-urlencode redirect_uri=\(callback(issuer: issuer)) -d code=\(code)"
         if let verifier { command += " -d code_verifier=\(verifier)" }
         return command

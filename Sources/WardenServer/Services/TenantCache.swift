@@ -3,13 +3,18 @@ import Synchronization
 public import WardenCore
 
 /// Per-node cache of what the token path reads on every request: clients, APIs and client grants
-/// (ARCHITECTURE: hot paths stay in memory). It is reloaded after every local change and at least every
-/// cache TTL; a miss falls back to the database so a record created on another node is found at once.
-public final class TenantCache: Sendable {
+/// (ARCHITECTURE: hot paths stay in memory), and the organizations logins name (SPEC §19) with their connections,
+/// as they are first read. It is reloaded after every local change and at least every cache TTL; a miss falls
+/// back to the database so a record created on another node is found at once.
+public final class TenantCache: OrganizationDirectory, Sendable {
     struct Snapshot: Sendable {
         var clients: [String: ClientRecord] = [:]
         var resourceServers: [String: ResourceServer] = [:]
         var clientGrants: [String: ClientGrant] = [:]
+        /// Organizations by id, filled by reads (a reload empties them), with the ids of their names.
+        var organizations: [String: Organization] = [:]
+        var organizationIDs: [String: String] = [:]
+        var organizationConnections: [String: [OrganizationConnection]] = [:]
         /// The number of the reload that read this snapshot (0: none yet).
         var generation = 0
 
@@ -19,13 +24,16 @@ public final class TenantCache: Sendable {
     private let state = Mutex(Snapshot())
     /// How many reloads have started: each reload's number orders it against the others.
     private let reloadsStarted = Mutex(0)
-    private let store: any ClientStore & ResourceServerStore & ClientGrantStore
+    private let store: any ClientStore & ResourceServerStore & ClientGrantStore & OrganizationStore
     /// The clients a `client_id` URL describes (`--client-metadata-documents`, SPEC §13), when on.
     private let documents: ClientMetadataDocuments?
 
     /// A cache, empty until ``reload()``, of the clients, APIs and client grants of `store`, and of the clients
     /// described by metadata documents when `documents` is given.
-    init(store: any ClientStore & ResourceServerStore & ClientGrantStore, documents: ClientMetadataDocuments? = nil) {
+    init(
+        store: any ClientStore & ResourceServerStore & ClientGrantStore & OrganizationStore,
+        documents: ClientMetadataDocuments? = nil
+    ) {
         self.store = store
         self.documents = documents
     }
@@ -98,5 +106,48 @@ public final class TenantCache: Sendable {
         else { return nil }
         state.withLock { $0.clientGrants[key] = grant }
         return grant
+    }
+
+    /// How many organizations a node keeps in memory at most; past it, reads go to storage.
+    static let organizationsKept = 10_000
+
+    /// The organization, from memory or else from storage (SPEC §19: every login that names one reads it).
+    public func organization(id: String) async throws -> Organization? {
+        let (hit, generation) = state.withLock { ($0.organizations[id], $0.generation) }
+        if let hit { return hit }
+        return keep(try await store.organization(id: id), readIn: generation)
+    }
+
+    public func organization(name: String) async throws -> Organization? {
+        let (hit, generation) = state.withLock { snapshot in
+            (snapshot.organizationIDs[name].flatMap { snapshot.organizations[$0] }, snapshot.generation)
+        }
+        if let hit { return hit }
+        return keep(try await store.organization(name: name), readIn: generation)
+    }
+
+    public func organizationConnections(organizationID: String) async throws -> [OrganizationConnection] {
+        let (hit, generation) = state.withLock { ($0.organizationConnections[organizationID], $0.generation) }
+        if let hit { return hit }
+        let connections = try await store.organizationConnections(organizationID: organizationID)
+        state.withLock { snapshot in
+            guard snapshot.generation == generation, snapshot.organizationConnections.count < Self.organizationsKept
+            else { return }
+            snapshot.organizationConnections[organizationID] = connections
+        }
+        return connections
+    }
+
+    /// Keeps what a read found, unless a reload came in between (the read may predate the change that caused it).
+    private func keep(_ organization: Organization?, readIn generation: Int) -> Organization? {
+        guard let organization else { return nil }
+        state.withLock { snapshot in
+            guard snapshot.generation == generation, snapshot.organizations.count < Self.organizationsKept else {
+                return
+            }
+            snapshot.organizations[organization.id] = organization
+            snapshot.organizationIDs[organization.name] = organization.id
+        }
+        return organization
     }
 }

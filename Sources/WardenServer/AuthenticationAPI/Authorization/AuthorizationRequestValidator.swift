@@ -8,11 +8,11 @@ import WardenWire
 struct AuthorizationRequestValidator: Sendable {
     /// The clients and APIs a request names.
     let tenant: TenantCache
-    /// The organizations `organization=` may name (SPEC §19).
-    let organizations: any OrganizationStore
+    /// The organizations `organization=` may name (SPEC §19): `tenant`, in production.
+    let organizations: any OrganizationDirectory
 
     /// A validator of requests for the clients and APIs of `tenant` and the organizations of `organizations`.
-    init(tenant: TenantCache, organizations: any OrganizationStore) {
+    init(tenant: TenantCache, organizations: any OrganizationDirectory) {
         self.tenant = tenant
         self.organizations = organizations
     }

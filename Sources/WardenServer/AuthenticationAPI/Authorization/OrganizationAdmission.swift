@@ -7,13 +7,16 @@ import WardenWire
 /// once — the roles it names given) or through a connection enabled with `assign_membership_on_login`. Otherwise
 /// `access_denied` naming the organization.
 struct OrganizationAdmission: Sendable {
+    /// Memberships, invitations and the user's connections.
     let store: any WardenStore
+    /// The organizations and their connections as this node caches them (``TenantCache``).
+    let directory: any OrganizationDirectory
     let clock: any WardenClock
 
     /// The organization `request` names, once `user` is its member; `nil` for a login without one.
     func admit(_ user: User, for request: AuthorizationRequest) async throws -> Organization? {
         guard let organizationID = request.organization else { return nil }
-        guard let organization = try await store.organization(id: organizationID) else {
+        guard let organization = try await directory.organization(id: organizationID) else {
             throw OAuthError.invalidRequest("The organization no longer exists")
         }
         if let ticket = request.invitation {
@@ -66,7 +69,7 @@ struct OrganizationAdmission: Sendable {
     /// Whether one of the user's connections is enabled for the organization with `assign_membership_on_login`.
     private func assignsMembership(_ user: User, _ organization: Organization) async throws -> Bool {
         let assigning = Set(
-            try await store.organizationConnections(organizationID: organization.id)
+            try await directory.organizationConnections(organizationID: organization.id)
                 .filter(\.assignMembershipOnLogin).map(\.connectionID))
         guard !assigning.isEmpty else { return false }
         var connections = Set(
