@@ -75,6 +75,7 @@ public final class SQLStore: WardenStore {
             try? await backend.shutdown()
             throw DatabaseUnreachableError(url: url, underlying: error)
         }
+        (backend as? PostgresBackend)?.logGate.open()
         return store
     }
 

@@ -97,6 +97,19 @@ def test_an_unreachable_postgresql_names_its_host_and_port():
     assert "PSQLError" not in result.stderr and "s3cret" not in result.stderr
 
 
+def test_serve_with_postgresql_down_says_one_sentence():
+    """Issue 33: `warden serve` printed AsyncKit's raw `PSQLError … Opening new connection for pool failed` line
+    before its own sentence; the pool is silent until the database first answered."""
+    port = closed_port()
+    result = run_warden("serve", "--port", str(closed_port()), "--database",
+                        f"postgres://warden:s3cret@127.0.0.1:{port}/warden?tlsmode=disable")
+    assert result.returncode != 0, result
+    assert result.stdout.strip() == "" and result.stderr.strip().startswith(
+        f"Error: Cannot reach PostgreSQL at 127.0.0.1:{port}"), (result.stdout, result.stderr)
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "PSQLError" not in result.stderr + result.stdout and "s3cret" not in result.stderr + result.stdout
+
+
 def test_a_bracketed_ipv6_postgresql_host_is_parsed():
     """RFC 3986 §3.2.2: `[::1]` is the host ::1, not a name to resolve."""
     port = closed_port()

@@ -15,6 +15,9 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
     private let logger: Logger
     private let connectionConfiguration: PostgresConnection.Configuration
     let database: any SQLDatabase
+    /// Opened once the database first answered (``SQLStore/connect(url:logger:maxConnections:)``): the pool's log
+    /// is silent before, so a database down at start is one sentence of Warden's.
+    let logGate: LogGate
 
     var engine: SQLEngineKind { .postgres }
     /// The pool serves reads and writes alike.
@@ -24,6 +27,9 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
     init(configuration: SQLPostgresConfiguration, maxConnections: Int, logger: Logger) {
         let group = MultiThreadedEventLoopGroup.singleton
         let loops = Array(group.makeIterator()).count
+        let gate = LogGate()
+        logGate = gate
+        let logger = gate.gating(logger)
         pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: max(1, maxConnections / max(1, loops)),
