@@ -14,6 +14,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     router.middlewares.add(RequestLogMiddleware())
     router.middlewares.add(MetricsMiddleware())
     router.middlewares.add(ErrorMiddleware(store: runtime.store))
+    router.middlewares.add(DatabaseDeadlineMiddleware())
     let grants = runtime.makeGrantRegistry()
     HealthController(store: runtime.store).addRoutes(to: router)
     DiscoveryController(

@@ -79,9 +79,10 @@ public final class SQLStore: WardenStore {
         return store
     }
 
-    /// Runs `SELECT 1` (for `/readyz`).
+    /// Runs `SELECT 1` (for `/readyz`); on PostgreSQL, on a new connection of its own too.
     public func ping() async throws {
         try await sql.raw("SELECT 1").run()
+        try await (backend as? PostgresBackend)?.probe()
     }
 
     /// Closes the connection (SQLite) or the pool (PostgreSQL). The store cannot be used afterwards.

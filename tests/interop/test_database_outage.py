@@ -78,8 +78,10 @@ class Cluster:
                 children.append(int(stat.split("/")[2]))
         return [postmaster] + children
 
-    def freeze(self) -> None:
-        for pid in self._processes():
+    def freeze(self, postmaster_only: bool = False) -> None:
+        """SIGSTOP: every process (the server answers nothing), or the postmaster alone (the connections already
+        open still answer; a new one is never accepted)."""
+        for pid in self._processes()[:1] if postmaster_only else self._processes():
             os.kill(pid, signal.SIGSTOP)
 
     def thaw(self) -> None:
@@ -202,3 +204,36 @@ def test_a_frozen_database_is_unready_within_the_deadline(outage):
         cluster.thaw()
     wait_until(lambda: requests.get(node.url("readyz"), timeout=HTTP_TIMEOUT).status_code == 200, timeout=30,
                what="/readyz 200 after the thaw")
+
+
+def timed(call) -> tuple[requests.Response, float]:
+    started = time.monotonic()
+    response = call()
+    return response, time.monotonic() - started
+
+
+def test_a_frozen_database_answers_every_request_within_5_seconds(outage):
+    """Issue 33: against a frozen PostgreSQL, Management calls waited 10 s each and 2 of 10 /readyz probes still
+    answered 200. Now a request waits at most 4 s for the database (a 503 with Retry-After), and /readyz opens a
+    connection of its own, so a postmaster that accepts no new connection is unready even while pooled ones
+    answer."""
+    cluster, node = outage
+    for _ in range(3):  # pooled connections open and idle
+        expect_status(node.mgmt("GET", "users", params={"per_page": 1}), 200)
+    for postmaster_only in (True, False):
+        cluster.freeze(postmaster_only=postmaster_only)
+        try:
+            for probe in range(10):
+                ready, elapsed = timed(lambda: requests.get(node.url("readyz"), timeout=HTTP_TIMEOUT))
+                assert ready.status_code == 503 and elapsed < 5, (postmaster_only, probe, ready.status_code, elapsed)
+            for call in range(5):
+                answer, elapsed = timed(lambda: node.mgmt("GET", "users", params={"q": f"email:nobody{call}*"}))
+                assert elapsed < 5, (postmaster_only, call, elapsed)
+                if answer.status_code != 200:  # a pooled connection may still answer while only the postmaster sleeps
+                    assert_unavailable_management(answer)
+                assert answer.status_code == 503 or postmaster_only, answer.text
+        finally:
+            cluster.thaw()
+        wait_until(lambda: requests.get(node.url("readyz"), timeout=HTTP_TIMEOUT).status_code == 200, timeout=30,
+                   what="/readyz 200 after the thaw")
+        expect_status(node.mgmt("GET", "users", params={"per_page": 1}), 200)

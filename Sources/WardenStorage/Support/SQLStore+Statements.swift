@@ -1,5 +1,6 @@
 import Logging
 import SQLKit
+import Synchronization
 import WardenCore
 
 /// Keys of the PostgreSQL transaction-scoped advisory locks SQLStore takes (`pg_advisory_xact_lock`).
@@ -39,8 +40,35 @@ extension SQLStore {
     /// Runs `body` in one transaction on one connection: `BEGIN IMMEDIATE` on SQLite (taking the write lock at
     /// once), `BEGIN` on PostgreSQL, first taking `lock` there when given. Commits when `body` returns,
     /// rolls back when it throws. `body` must use only the database it is given.
+    ///
+    /// On PostgreSQL within a request, the transaction is bounded by ``Deadline/databaseLimit`` as a whole (SPEC §11:
+    /// a frozen server is a 503 at the limit); one given up rolls back rather than commit when the server answers.
     func transaction<T: Sendable>(
         lock: AdvisoryLock? = nil, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        guard engine == .postgres, let limit = Deadline.databaseLimit else {
+            return try await unboundedTransaction(lock: lock, abandoned: nil, body)
+        }
+        let abandoned = Abandonment()
+        do {
+            return try await Deadline.run(within: limit) { [self] in
+                try await unboundedTransaction(lock: lock, abandoned: abandoned, body)
+            }
+        } catch let exceeded as Deadline.Exceeded {
+            abandoned.mark()
+            throw exceeded
+        }
+    }
+
+    /// Whether the request waiting for a transaction gave up on it (its commit then becomes a rollback).
+    final class Abandonment: Sendable {
+        private let marked = Atomic(false)
+        var isMarked: Bool { marked.load(ordering: .sequentiallyConsistent) }
+        func mark() { marked.store(true, ordering: .sequentiallyConsistent) }
+    }
+
+    private func unboundedTransaction<T: Sendable>(
+        lock: AdvisoryLock?, abandoned: Abandonment?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         let engine = engine
         let logger = logger
@@ -52,6 +80,7 @@ extension SQLStore {
                     try await db.raw("SELECT pg_advisory_xact_lock(\(bind: lock.rawValue))").run()
                 }
                 let result = try await body(db)
+                if abandoned?.isMarked == true { throw Deadline.Exceeded(limit: .zero) }
                 try await db.raw("COMMIT").run()
                 return result
             } catch {

@@ -3,14 +3,23 @@ import Synchronization
 /// Runs an operation that may never answer — a query to a frozen database, whose connection accepts but never
 /// replies, ignores task cancellation — and stops waiting for it after a time limit (SPEC §11: `/readyz`
 /// answers 503 within its deadline). The operation keeps running unobserved until it ends by itself.
-enum Deadline {
+public enum Deadline {
     /// The limit passed before the operation answered.
-    struct Exceeded: Error, CustomStringConvertible {
-        var limit: Duration
-        var description: String { "no answer within \(limit)" }
+    public struct Exceeded: Error, CustomStringConvertible {
+        public var limit: Duration
+        public var description: String { "no answer within \(limit)" }
+
+        public init(limit: Duration) {
+            self.limit = limit
+        }
     }
 
-    static func run<T: Sendable>(
+    /// How long a request may wait for the database (SPEC §11): set around each HTTP request, read by the
+    /// PostgreSQL backend around each statement and transaction; `nil` (migrations, background jobs) waits as long
+    /// as the database takes.
+    @TaskLocal public static var databaseLimit: Duration?
+
+    public static func run<T: Sendable>(
         within limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -1,7 +1,7 @@
 import Testing
 import WardenWire
 
-@testable import WardenServer
+@testable import WardenCore
 
 /// ``Deadline`` (SPEC §11, `/readyz` against a frozen database): an answer within the limit is passed on, an
 /// operation that never answers — and ignores cancellation — is given up at the limit.
