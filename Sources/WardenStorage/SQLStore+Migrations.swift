@@ -9,7 +9,8 @@ extension SQLStore {
     ///
     /// Idempotent: a second call applies nothing. All of it runs in one transaction — on PostgreSQL under an
     /// advisory lock, on SQLite under `BEGIN IMMEDIATE` — so nodes that start together apply each migration
-    /// exactly once and a failed migration leaves the schema as it was.
+    /// exactly once and a failed migration leaves the schema as it was. A database a newer release migrated is
+    /// refused (``SchemaTooNewError``, naming both versions) and left untouched.
     /// - Returns: The versions applied by this call, in order.
     @discardableResult
     public func migrate() async throws -> [Int] {
@@ -21,6 +22,9 @@ extension SQLStore {
             let present = Set(
                 try await db.select().column("version").from("schema_migrations")
                     .all(decodingColumn: "version", as: Int.self))
+            if let newest = present.max(), newest > Migration.latestVersion {
+                throw SchemaTooNewError(database: newest)
+            }
             var applied: [Migration] = []
             for migration in Migration.all where !present.contains(migration.version) {
                 for statement in migration.statements(DDL(engine: engine)) {

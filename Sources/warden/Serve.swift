@@ -162,6 +162,9 @@ enum Database {
         }
         do {
             try await store.migrate()
+        } catch let error as SchemaTooNewError {
+            try? await store.shutdown()
+            throw ConfigurationError(error.description)
         } catch {
             try? await store.shutdown()
             throw error

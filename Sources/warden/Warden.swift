@@ -17,6 +17,7 @@ struct Warden: AsyncParsableCommand {
         version: "warden \(version)",
         subcommands: [
             Serve.self, Migrate.self, Keys.self, UsersCommand.self, AuthenticatorCommand.self, BootstrapCommand.self,
+            Backup.self, Restore.self,
         ],
         defaultSubcommand: nil
     )

@@ -1,6 +1,9 @@
 import SQLKit
 
 extension Migration {
+    /// The version of the last migration this build knows.
+    static var latestVersion: Int { all.last?.version ?? 0 }
+
     /// Every migration, in order. Append new ones; never edit one that has shipped.
     ///
     /// Times are `BIGINT` milliseconds since the epoch; JSON is `TEXT`; e-mail addresses are stored lower-cased.
