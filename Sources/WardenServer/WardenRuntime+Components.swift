@@ -150,7 +150,9 @@ extension WardenRuntime {
         AuthorizationFlow(
             sessions: sessionManager, transactions: LoginTransactionStore(store: store, clock: clock),
             scopes: scopePolicy, codes: AuthorizationCodeIssuer(codes: store, clock: clock), users: store,
-            clock: clock, issuer: issuer, admission: OrganizationAdmission(store: store, directory: cache, clock: clock)
+            clock: clock, issuer: issuer,
+            admission: OrganizationAdmission(
+                store: store, directory: cache, eventLog: eventLog, clock: clock)
         )
     }
 }

@@ -1,7 +1,7 @@
 """SPEC §19 with a real identity provider of the organization's own: Glewlwyd (Debian's `glewlwyd`) behind an `oidc`
 connection enabled for one organization with `assign_membership_on_login`. Its people become members on their first
 login through it and get `org_id`; the organization's login page offers that connection only; another organization,
-which did not enable it, cannot be signed in to through it."""
+which did not enable it, cannot be signed in to through it. The login is counted by connection and outcome."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from glewlwydlib import glewlwyd_federation
 from mfalib import Browser
 from pkcelib import new_verifier
 from test_organizations_login import make_org
+from test_server import metric
 from wardenlib import expect_status, json_of
 
 
@@ -34,6 +35,9 @@ def test_an_organizations_own_provider_signs_its_people_in_as_members(warden, gl
             assert claims["org_id"] == org["id"] and claims["org_name"] == org["name"], claims
             members = json_of(expect_status(warden.mgmt("GET", f"organizations/{org['id']}/members"), 200))
             assert [m["user_id"] for m in members] == [claims["sub"]], members
+            # Issue 33 item 5: federated logins by connection and outcome.
+            text = expect_status(requests.get(warden.url("metrics"), timeout=30), 200).text
+            assert metric(text, "warden_federated_logins_total", connection=federation.name, outcome="success") == 1
 
             # The other organization did not enable the connection: the 400 page, no login through it.
             r = requests.get(federation.authorize(new_verifier(), organization=other["id"]), allow_redirects=False)

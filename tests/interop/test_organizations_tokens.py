@@ -7,6 +7,7 @@ from __future__ import annotations
 import requests
 
 from mfalib import Browser
+from test_server import metric
 from test_mfa import claims_of
 from test_organizations_login import app, make_org, sign_in
 from pkcelib import create_user
@@ -98,4 +99,23 @@ def test_the_s_log_record_names_the_organization(warden):
     query = {"q": f'type:s AND user_id:"{user.user_id}"'}
     event, = wait_until(lambda: json_of(warden.mgmt("GET", "logs", params=query)), timeout=10, what="the s event")
     assert event["organization_id"] == org["id"] and event["organization_name"] == org["name"], event
+    expect_status(warden.mgmt("DELETE", f"organizations/{org['id']}"), 204)
+
+
+def test_organization_and_federated_logins_are_counted(warden):
+    """Issue 33 item 5: `warden_organization_logins_total{outcome}` counts logins for an organization as they end."""
+    def count(outcome: str) -> float:
+        text = expect_status(requests.get(warden.url("metrics"), timeout=HTTP_TIMEOUT), 200).text
+        return metric(text, "warden_organization_logins_total", outcome=outcome)
+
+    org, client, member_user, outsider = make_org(warden), app(warden), create_user(warden), create_user(warden)
+    member(warden, org, member_user)
+    admitted, refused = count("admitted"), count("refused")
+    org_tokens(warden, client, member_user, org)
+    _, step = sign_in(warden, client, outsider, organization=org["id"])
+    assert step.callback["error"] == "access_denied", step.callback
+    assert (count("admitted"), count("refused")) == (admitted + 1, refused + 1)
+    query = {"q": f'type:f AND user_id:"{outsider.user_id}"'}
+    event, = wait_until(lambda: json_of(warden.mgmt("GET", "logs", params=query)), timeout=10, what="the f event")
+    assert event["organization_id"] == org["id"] and org["name"] in event["description"], event
     expect_status(warden.mgmt("DELETE", f"organizations/{org['id']}"), 204)

@@ -15,6 +15,7 @@ import requests
 
 from pkcelib import create_user
 from test_accounts import new_ip
+from test_server import metric
 from wardenlib import HTTP_TIMEOUT, describe, expect_status, json_of, uid, verify_jwt
 from webauthnlib import BE, BS, UP, UV, Authenticator, b64url, cbor
 
@@ -271,11 +272,20 @@ SIGN_IN_TAMPERS = [
 ]
 
 
+def failures(node, check: str) -> float:
+    """`warden_passkey_failures_total{check}` on the node's /metrics."""
+    text = expect_status(requests.get(node.url("metrics"), timeout=HTTP_TIMEOUT), 200).text
+    return metric(text, "warden_passkey_failures_total", check=check)
+
+
 @pytest.mark.parametrize("name, tamper, check", SIGN_IN_TAMPERS, ids=[t[0] for t in SIGN_IN_TAMPERS])
 def test_each_sign_in_check_refuses_its_tampered_input(node, app, enrolled, name, tamper, check):
     device, sub = enrolled
     expect_status(sign_in(node, app, device), 200)  # counter 1 stored
+    counted = "credential" if check.startswith("The ") else check  # the metric's label (issue 33)
+    before = failures(node, counted)
     assert_refused(sign_in(node, app, device, **tamper), check=check)
+    assert failures(node, counted) == before + 1, check
     # The passkey still works: nothing of the refused attempt was stored.
     assert id_token_claims(node, app, sign_in(node, app, device))["sub"] == sub
 

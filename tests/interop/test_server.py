@@ -103,14 +103,17 @@ def test_metrics_an_operator_alerts_on(warden, smtp_sink):
     assert re.search(r'^warden_db_query_seconds_bucket\{statement="select",table="[a-z_]+",le="[^"]+"\} \d', after,
                      re.M), "no select timed"
 
-    # The example dashboard and the README name only metrics that exist (MFA's appear with its first event).
+    # The example dashboard and the README name only metrics that exist (those counted by event appear with their
+    # first: MFA's, federated and organization logins', passkey failures').
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     with open(os.path.join(root, "docs", "grafana-dashboard.json"), encoding="utf-8") as f:
         exprs = " ".join(t["expr"] for p in json.load(f)["panels"] for t in p["targets"])
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         section = f.read().split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
     named = {re.sub(r"_(bucket|count|sum)$", "", name)
-             for name in re.findall(r"\b((?:warden|hb|http_server)_[a-z_]+)", exprs + section)} - {"warden_mfa_total"}
+             for name in re.findall(r"\b((?:warden|hb|http_server)_[a-z_]+)", exprs + section)} - {
+        "warden_mfa_total", "warden_federated_logins_total", "warden_organization_logins_total",
+        "warden_passkey_failures_total"}
     served = {re.sub(r"_(bucket|count|sum)$", "", line.split("{")[0].split(" ")[0])
               for line in after.splitlines() if line and not line.startswith("#")}
     assert named - served == set(), f"named but not served: {sorted(named - served)}"

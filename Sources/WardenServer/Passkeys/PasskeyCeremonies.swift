@@ -215,14 +215,17 @@ struct PasskeyCeremonies: Sendable {
         guard var credential = try await credentials.webAuthnCredential(credentialID: answer.rawID),
             (credential.kind == .passkey) == (pending.userID == nil)
         else {
+            OperationalMetrics.passkeyFailure(check: WebAuthnError.Code.credential.rawValue)
             throw OAuthError(.invalidGrant, pending.userID == nil ? "The passkey is not registered" : "Unknown key")
         }
         if let owner = pending.userID {
             guard credential.userID == owner, userHandle.map({ $0 == Self.userHandle(of: owner) }) ?? true else {
+                OperationalMetrics.passkeyFailure(check: WebAuthnError.Code.credential.rawValue)
                 throw OAuthError(.invalidGrant, "The security key is not this user's")
             }
         } else {
             guard let userHandle, userHandle == Self.userHandle(of: credential.userID) else {
+                OperationalMetrics.passkeyFailure(check: "userHandle")
                 throw OAuthError(.invalidGrant, "userHandle does not name the passkey's owner")
             }
         }
@@ -274,10 +277,14 @@ struct PasskeyCeremonies: Sendable {
         return Array(bytes)
     }
 
-    /// A failed check as the token endpoint answers it: `invalid_grant` naming the check (SPEC §17).
+    /// A failed check as the token endpoint answers it: `invalid_grant` naming the check (SPEC §17), counted in
+    /// `warden_passkey_failures_total` by check.
     static func refused(_ error: any Error) -> OAuthError {
         if let error = error as? OAuthError { return error }
-        if let error = error as? WebAuthnError { return OAuthError(.invalidGrant, "\(error.code): \(error.message)") }
+        if let error = error as? WebAuthnError {
+            OperationalMetrics.passkeyFailure(check: error.code.rawValue)
+            return OAuthError(.invalidGrant, "\(error.code): \(error.message)")
+        }
         return OAuthError(.invalidGrant, "The passkey could not be checked")
     }
 }

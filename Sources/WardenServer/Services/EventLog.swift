@@ -37,7 +37,7 @@ public final class EventLog: Service {
     /// never blocks and never throws.
     public func record(_ event: WardenCore.LogEvent) {
         let event = event.truncated
-        OperationalMetrics.observe(event.type)
+        OperationalMetrics.observe(event)
         if Self.securityTypes.contains(event.type) {
             var metadata: Logger.Metadata = ["type": "\(event.type.rawValue)"]
             if let clientID = event.clientID {

@@ -17,6 +17,9 @@ import WardenWire
 /// | `warden_ciba_requests_total` | `outcome`: `started`, `refused`, `approved`, `denied`, `redeemed` | `/bc-authorize`, the decision, the token endpoint |
 /// | `warden_deliveries_total` | `kind` (`push`, `ciba_mail`, …), `outcome`: `sent`, `retried`, `failed` | the delivery outbox |
 /// | `warden_event_log_dropped_total` | | events dropped while storage was unavailable |
+/// | `warden_federated_logins_total` | `connection`, `outcome`: `success`, `failure` | `s`, `f` of a connection other than the database (SPEC §15) |
+/// | `warden_organization_logins_total` | `outcome`: `admitted`, `refused` | a login for an organization as it ends (SPEC §19) |
+/// | `warden_passkey_failures_total` | `check` (WebAuthn's: `challenge`, `origin`, `signature`, …) | a WebAuthn ceremony refused (SPEC §17) |
 enum OperationalMetrics {
     /// The counter, and its labels, that a log event type adds one to.
     private static let eventCounters: [LogEventType: (label: String, dimensions: [(String, String)])] = [
@@ -38,10 +41,32 @@ enum OperationalMetrics {
     ]
 
     /// Counts what a log event says happened, when it is one of the table's (one dictionary lookup otherwise:
-    /// token events pass through here on every request).
-    static func observe(_ type: LogEventType) {
-        guard let counter = eventCounters[type] else { return }
+    /// token events pass through here on every request); a sign-in's `s` or `f` through another connection also
+    /// by connection.
+    static func observe(_ event: WardenCore.LogEvent) {
+        guard let counter = eventCounters[event.type] else { return }
         Counter(label: counter.label, dimensions: counter.dimensions).increment()
+        guard event.type == .loginSuccess || event.type == .loginFailure else { return }
+        let outcome = event.type == .loginSuccess ? "success" : "failure"
+        if let strategy = event.details["strategy"]?.stringValue, strategy != "auth0",
+            let connection = event.details["connection"]?.stringValue
+        {
+            Counter(
+                label: "warden_federated_logins_total", dimensions: [("connection", connection), ("outcome", outcome)]
+            )
+            .increment()
+        }
+    }
+
+    /// A login for an organization admitted or refused as it ends (SPEC §19), an SSO session's included.
+    static func organizationLogin(admitted: Bool) {
+        Counter(label: "warden_organization_logins_total", dimensions: [("outcome", admitted ? "admitted" : "refused")])
+            .increment()
+    }
+
+    /// A WebAuthn ceremony refused by `check` (SPEC §17: passkeys and security keys).
+    static func passkeyFailure(check: String) {
+        Counter(label: "warden_passkey_failures_total", dimensions: [("check", check)]).increment()
     }
 
     /// A CIBA request's answer, recorded once by the node that stored it (SPEC §6.2).

@@ -11,6 +11,8 @@ struct OrganizationAdmission: Sendable {
     let store: any WardenStore
     /// The organizations and their connections as this node caches them (``TenantCache``).
     let directory: any OrganizationDirectory
+    /// Where a refusal is logged (`f` naming the organization, counted by `warden_organization_logins_total`).
+    let eventLog: EventLog
     let clock: any WardenClock
 
     /// The organization `request` names, once `user` is its member; `nil` for a login without one.
@@ -19,6 +21,26 @@ struct OrganizationAdmission: Sendable {
         guard let organization = try await directory.organization(id: organizationID) else {
             throw OAuthError.invalidRequest("The organization no longer exists")
         }
+        do {
+            try await admitMember(user, into: organization, request: request)
+            OperationalMetrics.organizationLogin(admitted: true)
+        } catch let refusal as OAuthError {
+            OperationalMetrics.organizationLogin(admitted: false)
+            eventLog.record(
+                LogEvent(
+                    date: clock.now(), type: .loginFailure, description: refusal.description,
+                    clientID: request.clientID, userID: user.userID, userName: user.email,
+                    organizationID: organization.id,
+                    organizationName: organization.name))
+            throw refusal
+        }
+        return organization
+    }
+
+    /// Makes `user` a member of `organization` when they may become one, else throws `access_denied`.
+    private func admitMember(_ user: User, into organization: Organization, request: AuthorizationRequest)
+        async throws
+    {
         if let ticket = request.invitation {
             try await accept(ticket, by: user, into: organization)
         } else if !(try await store.isOrganizationMember(userID: user.userID, organizationID: organization.id)) {
@@ -28,7 +50,6 @@ struct OrganizationAdmission: Sendable {
             }
             try await store.addOrganizationMembers([user.userID], organizationID: organization.id, at: clock.now())
         }
-        return organization
     }
 
     /// The organizations `user` is a member of, by name: at most ``pickable``, what a picker can show.
