@@ -8,14 +8,8 @@ import WardenCore
 /// the limit (an outage: 503 with `Retry-After`) instead of holding the request. Outside a request (migrations,
 /// background jobs) there is no limit. A statement given up keeps running until the server answers: like any
 /// answer lost on the way, a write may still happen after its request was told 503.
-struct BoundedSQLDatabase: SQLDatabase {
+struct BoundedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
         -> EventLoopFuture<Void>

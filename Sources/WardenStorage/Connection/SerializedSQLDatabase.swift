@@ -6,15 +6,9 @@ import SQLKit
 ///
 /// A session (``withSession(_:)``) holds the lock for its whole duration and is the connection's own session,
 /// so a transaction's statements are never interleaved with statements of other tasks.
-struct SerializedSQLDatabase: SQLDatabase {
+struct SerializedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncSerialLock
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(
         sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void

@@ -4,15 +4,9 @@ import SQLKit
 import WardenCore
 
 /// A database that times each statement for a ``StatementObserver`` and otherwise forwards everything to `base`.
-struct TimedSQLDatabase: SQLDatabase {
+struct TimedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let observer: any StatementObserver
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
         -> EventLoopFuture<Void>
