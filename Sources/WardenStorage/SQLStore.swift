@@ -70,7 +70,7 @@ public final class SQLStore: WardenStore {
         }
         let store = SQLStore(backend: backend, logger: logger)
         do {
-            try await store.ping()
+            try await store.sql.raw("SELECT 1").run()
         } catch {
             try? await backend.shutdown()
             throw DatabaseUnreachableError(url: url, underlying: error)
@@ -79,7 +79,8 @@ public final class SQLStore: WardenStore {
         return store
     }
 
-    /// Runs `SELECT 1` (for `/readyz`); on PostgreSQL, on a new connection of its own too.
+    /// Runs `SELECT 1` (for `/readyz`); on PostgreSQL, on a new connection of its own too (a server that takes no
+    /// new connection is not ready, whatever its pooled ones still answer).
     public func ping() async throws {
         try await sql.raw("SELECT 1").run()
         try await (backend as? PostgresBackend)?.probe()

@@ -30,9 +30,6 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
         let gate = LogGate()
         logGate = gate
         let logger = gate.gating(logger)
-        var configuration = configuration
-        // A server that takes the connection but never answers (frozen) fails a new connection in 3 s, not 10.
-        configuration.coreConfiguration.options.connectTimeout = Self.connectTimeout
         pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: max(1, maxConnections / max(1, loops)),
@@ -44,9 +41,6 @@ struct PostgresBackend: SQLBackend, @unchecked Sendable {
         connectionConfiguration = configuration.coreConfiguration
         database = BoundedSQLDatabase(base: pool.database(logger: logger).sql(queryLogLevel: nil))
     }
-
-    /// How long opening a connection may take.
-    static let connectTimeout = TimeAmount.seconds(3)
 
     /// Opens a connection of its own, runs `SELECT 1` and closes it (`/readyz`, SPEC §11): a server whose pooled
     /// connections still answer but which takes no new one (its postmaster frozen) is not ready either.
