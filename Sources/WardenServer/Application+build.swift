@@ -40,7 +40,7 @@ public func buildRouter(runtime: WardenRuntime) -> Router<WardenRequestContext> 
     let federatedSignIn = FederatedSignIn(
         flow: flow, postLogin: postLogin, secondFactor: secondFactor, upstreamSessions: federation.sessions)
     AuthorizeController(
-        validator: AuthorizationRequestValidator(tenant: runtime.cache, organizations: runtime.cache), flow: flow,
+        validator: AuthorizationRequestValidator(tenant: runtime.cache), flow: flow,
         passwords: passwords,
         passkeys: PasskeyAuthenticator(
             ceremonies: runtime.passkeyCeremonies, users: runtime.store, connections: runtime.store,

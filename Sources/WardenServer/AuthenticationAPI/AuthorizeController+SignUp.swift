@@ -28,15 +28,11 @@ extension AuthorizeController {
     private func organizationContext(
         of page: inout SignUpPage, transaction: LoginTransaction, client: Client
     ) async throws -> OrganizationInvitation? {
-        guard let authorization = transaction.request, let organizationID = authorization.organization else {
-            return nil
-        }
+        guard let authorization = transaction.request, authorization.organization != nil else { return nil }
         let options = try await federation.loginOptions(for: client, answering: authorization)
         page.branding = options.branding
         if !options.signup { page.disabled = true }
-        guard let ticket = authorization.invitation,
-            let invitation = try await flow.admission.invitation(ticket, organizationID: organizationID)
-        else { return nil }
+        guard let invitation = try await flow.admission.invitation(of: authorization) else { return nil }
         page.invited = true
         return invitation
     }

@@ -168,9 +168,8 @@ struct AuthorizeController: Sendable {
     func showLogin(_ request: Request) async throws -> Response {
         let (id, transaction, client) = try await pending(QueryParameters(request.uri.query)?["state"])
         var email = ""
-        if let authorization = transaction.request, let ticket = authorization.invitation,
-            let organizationID = authorization.organization,
-            let invitation = try await flow.admission.invitation(ticket, organizationID: organizationID)
+        if let authorization = transaction.request,
+            let invitation = try await flow.admission.invitation(of: authorization)
         {
             email = invitation.inviteeEmail
         }

@@ -6,15 +6,12 @@ import WardenWire
 /// The client and its redirect URI come first: until both are verified an error is a page
 /// (RFC 6749 §4.1.2.1); every later error is redirected back with `state`.
 struct AuthorizationRequestValidator: Sendable {
-    /// The clients and APIs a request names.
+    /// The clients, APIs and organizations a request names.
     let tenant: TenantCache
-    /// The organizations `organization=` may name (SPEC §19): `tenant`, in production.
-    let organizations: any OrganizationDirectory
 
-    /// A validator of requests for the clients and APIs of `tenant` and the organizations of `organizations`.
-    init(tenant: TenantCache, organizations: any OrganizationDirectory) {
+    /// A validator of requests for the clients, APIs and organizations (SPEC §19) of `tenant`.
+    init(tenant: TenantCache) {
         self.tenant = tenant
-        self.organizations = organizations
     }
 
     /// The validated request and its client, or an ``AuthorizationFailure``.
@@ -120,7 +117,7 @@ struct AuthorizationRequestValidator: Sendable {
     /// The organization `named` names: an id (`org_…`) or a name (SPEC §19).
     func organization(named: String) async throws -> Organization? {
         named.hasPrefix("org_")
-            ? try await organizations.organization(id: named) : try await organizations.organization(name: named)
+            ? try await tenant.organization(id: named) : try await tenant.organization(name: named)
     }
 
     private func checkResponseType(_ query: QueryParameters) throws(OAuthError) {

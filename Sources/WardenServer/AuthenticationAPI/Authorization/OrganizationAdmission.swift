@@ -41,8 +41,8 @@ struct OrganizationAdmission: Sendable {
     private func admitMember(_ user: User, into organization: Organization, request: AuthorizationRequest)
         async throws
     {
-        if let ticket = request.invitation {
-            try await accept(ticket, by: user, into: organization)
+        if request.invitation != nil {
+            try await accept(request, by: user, into: organization)
         } else if !(try await store.isOrganizationMember(userID: user.userID, organizationID: organization.id)) {
             guard try await assignsMembership(user, organization) else {
                 throw OAuthError(
@@ -60,26 +60,29 @@ struct OrganizationAdmission: Sendable {
     /// How many organizations the post-login picker shows.
     static let pickable = 50
 
-    /// The invitation `ticket` names, while it can still be accepted (unexpired, for `organizationID`).
-    func invitation(_ ticket: String, organizationID: String) async throws -> OrganizationInvitation? {
-        guard let invitation = try await store.organizationInvitation(ticketHash: SecretHash.sha256Hex(ticket)),
+    /// The invitation `request` carries, while it can still be accepted: its ticket's, for the request's
+    /// organization, unexpired. The sign-up and login pages fill in its address; the admission accepts it.
+    func invitation(of request: AuthorizationRequest) async throws -> OrganizationInvitation? {
+        guard let ticket = request.invitation, let organizationID = request.organization,
+            let invitation = try await store.organizationInvitation(ticketHash: SecretHash.sha256Hex(ticket)),
             invitation.organizationID == organizationID, invitation.expiresAt > clock.now()
         else { return nil }
         return invitation
     }
 
-    /// Accepts the invitation `ticket` names for `user`: one conditional delete, so it works once.
-    private func accept(_ ticket: String, by user: User, into organization: Organization) async throws {
-        let hash = SecretHash.sha256Hex(ticket)
-        guard let invitation = try await store.organizationInvitation(ticketHash: hash),
-            invitation.organizationID == organization.id
-        else { throw OAuthError(.accessDenied, "The invitation is unknown, used or expired") }
+    /// Accepts the invitation `request` carries for `user`: one conditional delete, so it works once.
+    private func accept(_ request: AuthorizationRequest, by user: User, into organization: Organization)
+        async throws
+    {
+        guard let invitation = try await invitation(of: request) else {
+            throw OAuthError(.accessDenied, "The invitation is unknown, used or expired")
+        }
         guard invitation.inviteeEmail == user.email?.lowercased() else {
             throw OAuthError(.accessDenied, "The invitation is for another e-mail address")
         }
-        guard try await store.consumeOrganizationInvitation(ticketHash: hash, now: clock.now()) != nil else {
-            throw OAuthError(.accessDenied, "The invitation is unknown, used or expired")
-        }
+        guard
+            try await store.consumeOrganizationInvitation(ticketHash: invitation.ticketHash, now: clock.now()) != nil
+        else { throw OAuthError(.accessDenied, "The invitation is unknown, used or expired") }
         try await store.addOrganizationMembers([user.userID], organizationID: organization.id, at: clock.now())
         if !invitation.roles.isEmpty {
             try await store.assignOrganizationRoles(
