@@ -102,7 +102,7 @@ def test_the_s_log_record_names_the_organization(warden):
     expect_status(warden.mgmt("DELETE", f"organizations/{org['id']}"), 204)
 
 
-def test_organization_and_federated_logins_are_counted(warden):
+def test_organization_logins_are_counted_and_a_refusal_logged(warden):
     """Issue 33 item 5: `warden_organization_logins_total{outcome}` counts logins for an organization as they end."""
     def count(outcome: str) -> float:
         text = expect_status(requests.get(warden.url("metrics"), timeout=HTTP_TIMEOUT), 200).text
